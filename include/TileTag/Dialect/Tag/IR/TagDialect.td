@@ -1,0 +1,50 @@
+//===- TagDialect.td - The tag dialect ---------------------*- tablegen -*-===//
+//
+// Part of the TileTag project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILETAG_DIALECT_TAG_IR_TAGDIALECT_TD
+#define TILETAG_DIALECT_TAG_IR_TAGDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Tag_Dialect : Dialect {
+  let name = "tag";
+  let cppNamespace = "::mlir::tiletag::tag";
+  let summary = "Data-flow invariants: symbolic tags on values and assertions over them";
+  let description = [{
+    A *tag* is a symbolic label on data: a name and integer fields, written
+    `A(pm, k)`. Tags say where data came from (which operand, which block);
+    they propagate through computations, control flow and memory, and
+    *assertions* state relations between tag fields at the points where data
+    meets (the `k` block of A's tile equals the `k` block of B's tile; the
+    key block is at or below the query block). The tag checker proves every
+    assertion for every problem size, or names a counterexample.
+
+    Tags are ghost state: `--tiletag-strip-tags` erases every tag op and
+    attribute, and the code that runs carries no check.
+
+    Tags can be attached with the `tag.attach` op, or with the discardable
+    attribute `tag.labels` on any single-result operation, TileTag's or not:
+
+    ```mlir
+    %t = tile.load %A[%i, %k] {tag.labels = [#tag.label<"A", (d0, d1) -> (d0, d1)>]}
+        : memref<?x?xbf16> -> tensor<128x64xbf16>
+    ```
+
+    The affine map's dimensions are the operation's index-typed operands, in
+    order; its results are the tag's fields.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The discardable attribute that attaches tags to any operation.
+    static constexpr ::llvm::StringLiteral kLabelsAttrName = "tag.labels";
+  }];
+}
+
+class Tag_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tag_Dialect, mnemonic, traits>;
+
+#endif // TILETAG_DIALECT_TAG_IR_TAGDIALECT_TD

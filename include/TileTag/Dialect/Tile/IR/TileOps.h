@@ -1,0 +1,46 @@
+//===- TileOps.h - tile dialect operations ----------------------*- C++ -*-===//
+//
+// Part of the TileTag project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILETAG_DIALECT_TILE_IR_TILEOPS_H
+#define TILETAG_DIALECT_TILE_IR_TILEOPS_H
+
+#include "TileTag/Dialect/Tile/IR/TileDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "TileTag/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_OP_CLASSES
+#include "TileTag/Dialect/Tile/IR/TileOps.h.inc"
+
+namespace mlir::tiletag::tile {
+
+/// True for memrefs in workgroup (shared) memory: `#gpu.address_space<workgroup>`
+/// or the numeric address space 3.
+bool isSharedMemory(MemRefType type);
+
+/// True for memrefs in global memory: no memory space,
+/// `#gpu.address_space<global>`, or the numeric address spaces 0 and 1.
+bool isGlobalMemory(MemRefType type);
+
+/// The shape of the block that a tile of `tileShape` covers in a global memref
+/// of rank `memrefRank`: leading unit dimensions, then the tile's shape.
+SmallVector<int64_t> blockShape(ArrayRef<int64_t> tileShape, int64_t memrefRank);
+
+/// The tile shape of a shared buffer addressed with `numSlotIndices` slot
+/// indices: the buffer's shape without its leading slot dimensions.
+ArrayRef<int64_t> slotTileShape(MemRefType buffer, unsigned numSlotIndices);
+
+} // namespace mlir::tiletag::tile
+
+#endif // TILETAG_DIALECT_TILE_IR_TILEOPS_H

@@ -1,0 +1,217 @@
+//===- ScheduleOps.cpp - schedule dialect operations ----------------------===//
+//
+// Part of the TileTag project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::tiletag;
+using namespace mlir::tiletag::schedule;
+
+/// The launch configuration of the kernel around `op`, if it declares one.
+static LaunchAttr enclosingLaunch(Operation *op) {
+  auto kernel = op->getParentOfType<FunctionOpInterface>();
+  if (!kernel)
+    return {};
+  return kernel->getAttrOfType<LaunchAttr>(ScheduleDialect::kLaunchAttrName);
+}
+
+/// Checks a constant mbarrier index against the array size.
+static LogicalResult verifyBarrierIndex(Operation *op, MBarrierType type,
+                                        Value index) {
+  std::optional<int64_t> constant = getConstantIntValue(index);
+  if (constant && (*constant < 0 || *constant >= type.getSize()))
+    return op->emitOpError() << "mbarrier index " << *constant
+                             << " is out of range for an array of "
+                             << type.getSize();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RoleOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RoleOp::verify() {
+  if (getName().empty())
+    return emitOpError() << "needs a role name, e.g. \"producer\"";
+  ArrayRef<int64_t> wgs = getWarpgroups();
+  if (wgs.empty())
+    return emitOpError() << "needs at least one warpgroup";
+  for (auto [i, wg] : llvm::enumerate(wgs)) {
+    if (wg < 0)
+      return emitOpError() << "warpgroup ids are non-negative, got " << wg;
+    if (i > 0 && wgs[i - 1] >= wg)
+      return emitOpError() << "warpgroup ids must be sorted and unique";
+  }
+  if (LaunchAttr launch = enclosingLaunch(*this))
+    if (wgs.back() >= launch.getWarpgroups())
+      return emitOpError() << "warpgroup " << wgs.back()
+                           << " does not exist: the kernel launches "
+                           << launch.getWarpgroups() << " warpgroups (ids 0 to "
+                           << launch.getWarpgroups() - 1 << ")";
+  if (std::optional<int64_t> regs = getRegs())
+    if (*regs < 24 || *regs > 256 || *regs % 8 != 0)
+      return emitOpError() << "regs must be a multiple of 8 from 24 to 256 "
+                              "(setmaxnreg), got "
+                           << *regs;
+  if ((*this)->getParentOfType<RoleOp>())
+    return emitOpError() << "roles do not nest: an enclosing role already "
+                            "chose the warpgroups";
+  if ((*this)->getParentOfType<AsyncOp>())
+    return emitOpError() << "cannot sit inside a schedule.async region";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AsyncOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncOp::verify() {
+  bool hasBarrier = static_cast<bool>(getBarrier());
+  if (hasBarrier) {
+    if (failed(verifyBarrierIndex(*this, getBarrier().getType(),
+                                  getBarrierIndex())))
+      return failure();
+  }
+  Block &body = getBody().front();
+  if ((*this)->getParentOfType<AsyncOp>())
+    return emitOpError() << "asynchronous regions do not nest";
+
+  if (getUnit() == AsyncUnit::tma) {
+    if (!getResults().empty())
+      return emitOpError() << "a tma region copies memory and yields no values";
+    std::optional<bool> toShared;
+    for (Operation &op : body.without_terminator()) {
+      auto copy = llvm::dyn_cast<tile::CopyOp>(op);
+      if (!copy)
+        return op.emitOpError() << "cannot run on the TMA unit: a tma region "
+                                   "holds only tile.copy operations";
+      if (toShared && *toShared != copy.isGlobalToShared())
+        return copy.emitOpError() << "mixes directions in one tma region: put "
+                                     "loads and stores in separate regions";
+      toShared = copy.isGlobalToShared();
+    }
+    if (!toShared)
+      return emitOpError() << "a tma region needs at least one tile.copy";
+    if (*toShared && !hasBarrier)
+      return emitOpError() << "TMA loads complete on an mbarrier: add "
+                              "'arrive %bar[%i] : !schedule.mbarrier<N>'";
+    if (!*toShared && hasBarrier)
+      return emitOpError() << "TMA stores complete through commit_group / "
+                              "wait_group on tma, not on an mbarrier";
+    return success();
+  }
+
+  if (hasBarrier)
+    return emitOpError() << stringifyAsyncUnit(getUnit())
+                         << " operations complete through commit_group / "
+                            "wait_group, not on an mbarrier";
+  bool sawDot = false;
+  for (Operation &op : body.without_terminator()) {
+    if (llvm::isa<tile::DotOp>(op)) {
+      sawDot = true;
+      continue;
+    }
+    return op.emitOpError() << "cannot run on the " << stringifyAsyncUnit(getUnit())
+                            << " unit: its region holds only tile.dot operations";
+  }
+  if (!sawDot)
+    return emitOpError() << "a " << stringifyAsyncUnit(getUnit())
+                         << " region needs at least one tile.dot";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// YieldOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult YieldOp::verify() {
+  Operation *parent = (*this)->getParentOp();
+  TypeRange expected = parent->getResultTypes();
+  if (getValues().getTypes() != expected)
+    return emitOpError() << "yields " << getValues().size()
+                         << " values of types " << getValues().getTypes()
+                         << " but the enclosing '" << parent->getName()
+                         << "' has result types " << expected;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Barriers, groups, fences
+//===----------------------------------------------------------------------===//
+
+LogicalResult BarrierOp::verify() {
+  if ((*this)->getParentOfType<RoleOp>())
+    return emitOpError() << "a " << stringifyBarrierScope(getScope())
+                         << " barrier inside a warp role deadlocks: the other "
+                            "roles never reach it; synchronize roles with "
+                            "mbarriers";
+  if (getScope() == BarrierScope::cluster) {
+    LaunchAttr launch = enclosingLaunch(*this);
+    if (launch && launch.getCluster().empty())
+      return emitOpError() << "a cluster barrier needs a kernel launched with "
+                              "a cluster (#schedule.launch<..., cluster = [...]>)";
+  }
+  return success();
+}
+
+LogicalResult WaitGroupOp::verify() {
+  if (getPending() < 0 || getPending() > 7)
+    return emitOpError() << "pending must be 0 to 7, got " << getPending();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers
+//===----------------------------------------------------------------------===//
+
+LogicalResult MBarrierInitOp::verify() {
+  if (getCount() < 1)
+    return emitOpError() << "an mbarrier expects at least one arrival per phase, "
+                            "got count "
+                         << getCount();
+  for (Operation *parent = (*this)->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (llvm::isa<FunctionOpInterface>(parent))
+      break;
+    if (llvm::isa<LoopLikeOpInterface, RoleOp, AsyncOp>(parent))
+      return emitOpError() << "initialize mbarriers once per program, outside "
+                              "loops, roles and async regions (found inside '"
+                           << parent->getName() << "')";
+  }
+  return success();
+}
+
+LogicalResult MBarrierArriveOp::verify() {
+  if ((*this)->getParentOfType<AsyncOp>())
+    return emitOpError() << "cannot sit inside a schedule.async region; use its "
+                            "'arrive' clause";
+  return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
+}
+
+LogicalResult MBarrierArriveExpectTxOp::verify() {
+  if (getBytes() < 1 || getBytes() >= (1 << 20))
+    return emitOpError() << "expected transaction bytes must be 1 to 2^20 - 1, got "
+                         << getBytes();
+  if ((*this)->getParentOfType<AsyncOp>())
+    return emitOpError() << "cannot sit inside a schedule.async region";
+  return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
+}
+
+LogicalResult MBarrierWaitOp::verify() {
+  if ((*this)->getParentOfType<AsyncOp>())
+    return emitOpError() << "cannot sit inside a schedule.async region";
+  return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
+}
+
+#define GET_OP_CLASSES
+#include "TileTag/Dialect/Schedule/IR/ScheduleOps.cpp.inc"

@@ -1,0 +1,63 @@
+//===- InitAll.cpp - register every TileTag dialect and pass --------------===//
+//
+// Part of the TileTag project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileTag/InitAll.h"
+
+#include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
+#include "TileTag/Dialect/Schedule/Transforms/Passes.h"
+#include "TileTag/Dialect/Tag/IR/TagOps.h"
+#include "TileTag/Dialect/Tag/Transforms/Passes.h"
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+#include "TileTag/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+
+void mlir::tiletag::registerTileTagDialects(DialectRegistry &registry) {
+  registry.insert<tile::TileDialect, tag::TagDialect, schedule::ScheduleDialect>();
+}
+
+void mlir::tiletag::registerAllDialects(DialectRegistry &registry) {
+  registerTileTagDialects(registry);
+  registry.insert<amdgpu::AMDGPUDialect, arith::ArithDialect,
+                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
+                  linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
+                  memref::MemRefDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect,
+                  ROCDL::ROCDLDialect, scf::SCFDialect, tensor::TensorDialect,
+                  transform::TransformDialect, vector::VectorDialect>();
+  // Interfaces and transform-dialect extensions of the upstream dialects
+  // (bufferization models, conversion-to-LLVM interfaces, GPU targets, ...);
+  // each attaches only when its dialect is loaded.
+  mlir::registerAllExtensions(registry);
+}
+
+void mlir::tiletag::registerTileTagPasses() {
+  tile::registerTileTagTilePasses();
+  tag::registerTileTagTagPasses();
+  schedule::registerTileTagSchedulePasses();
+}
+
+void mlir::tiletag::registerAllPasses() {
+  registerTileTagPasses();
+  mlir::registerAllPasses();
+}
