@@ -15,11 +15,21 @@ using namespace mlir;
 void mlir::tiletag::eraseWithDeadOperands(RewriterBase &rewriter,
                                           ArrayRef<Operation *> ops) {
   llvm::SetVector<Operation *> doomed(ops.begin(), ops.end());
+  // Candidates: the definers of the erased ops' operands, and their parents
+  // (an `scf.if` whose region held only a barrier is dead once it is gone).
   SmallVector<Operation *> candidates;
+  auto addCandidates = [&](Operation *op) {
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && !op->isAncestor(def) && !doomed.contains(def))
+          candidates.push_back(def);
+    });
+    if (Operation *parent = op->getParentOp(); parent && !doomed.contains(parent))
+      candidates.push_back(parent);
+  };
   for (Operation *op : doomed)
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp(); def && !doomed.contains(def))
-        candidates.push_back(def);
+    addCandidates(op);
   // Cut the uses among the doomed ops, then erase them in any order.
   for (Operation *op : doomed)
     op->dropAllReferences();
@@ -33,9 +43,7 @@ void mlir::tiletag::eraseWithDeadOperands(RewriterBase &rewriter,
     Operation *op = candidates.pop_back_val();
     if (erased.contains(op) || !isOpTriviallyDead(op))
       continue;
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        candidates.push_back(def);
+    addCandidates(op);
     erased.insert(op);
     rewriter.eraseOp(op);
   }

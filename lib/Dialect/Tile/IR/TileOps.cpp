@@ -231,11 +231,36 @@ void KernelOp::print(OpAsmPrinter &p) {
                 /*printBlockTerminators=*/true);
 }
 
+std::string KernelOp::getOperandName(unsigned i) {
+  if (auto name = getArgAttrOfType<StringAttr>(i, TileDialect::kNameAttrName))
+    return name.getValue().str();
+  return "arg" + std::to_string(i);
+}
+
+void KernelOp::getAsmBlockArgumentNames(Region &region,
+                                        OpAsmSetValueNameFn setNameFn) {
+  if (&region != &getBody() || region.empty())
+    return;
+  for (BlockArgument arg : region.front().getArguments())
+    if (auto name = getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                 TileDialect::kNameAttrName))
+      setNameFn(arg, name.getValue());
+}
+
 LogicalResult KernelOp::verify() {
   if (getGrid() < 1 || getGrid() > 3)
     return emitOpError() << "grid rank must be 1, 2 or 3, got " << getGrid();
   if (!getResultTypes().empty())
     return emitOpError() << "returns no values; write results to a memref operand";
+  llvm::StringMap<unsigned> names;
+  for (unsigned i = 0, e = getArgumentTypes().size(); i < e; ++i)
+    if (auto name = getArgAttrOfType<StringAttr>(i, TileDialect::kNameAttrName)) {
+      auto [it, inserted] = names.try_emplace(name.getValue(), i);
+      if (!inserted)
+        return emitOpError() << "operands #" << it->second << " and #" << i
+                             << " are both named \"" << name.getValue()
+                             << "\"; operand names must be unique";
+    }
   for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
     if (auto memref = llvm::dyn_cast<MemRefType>(type)) {
       if (!isGlobalMemory(memref))

@@ -51,7 +51,7 @@ void describe(tile::KernelOp kernel, llvm::raw_ostream &os) {
   }
   os << "\n  operands:";
   for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes()))
-    os << (i ? ", " : " ") << "#" << i << " " << type;
+    os << (i ? ", " : " ") << kernel.getOperandName(i) << ": " << type;
   os << "\n";
 
   OpCounts tileOps, tagOps, scheduleOps;
@@ -61,7 +61,9 @@ void describe(tile::KernelOp kernel, llvm::raw_ostream &os) {
   SmallVector<std::string> roles;
   kernel.walk([&](Operation *op) {
     Dialect *dialect = op->getDialect();
-    if (llvm::isa_and_nonnull<tile::TileDialect>(dialect))
+    if (llvm::isa<tile::KernelOp, tile::ReturnOp>(op))
+      ;
+    else if (llvm::isa_and_nonnull<tile::TileDialect>(dialect))
       ++tileOps[op->getName().stripDialect()];
     else if (llvm::isa_and_nonnull<tag::TagDialect>(dialect))
       ++tagOps[op->getName().stripDialect()];

@@ -27,6 +27,15 @@ def Tile_Dialect : Dialect {
     whose first element is `offset[d] + i_d * B[d]` in each dimension `d`.
     Elements at or past `bound[d]` (by default the memref's size) are outside
     the block: loads give the padding value there, stores skip them.
+
+    A kernel operand may carry the argument attribute `tile.name = "A"`: the
+    operand's name in diagnostics and counterexamples, in the printed IR, and
+    in the tags that loads from it carry (`A(i, j)` for the block at `[i, j]`).
+  }];
+  let hasRegionArgAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The argument attribute that names a kernel operand.
+    static constexpr ::llvm::StringLiteral kNameAttrName = "tile.name";
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect",

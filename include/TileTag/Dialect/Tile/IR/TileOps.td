@@ -24,7 +24,8 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Tile_KernelOp : Tile_Op<"kernel", [
     AffineScope, AutomaticAllocationScope, FunctionOpInterface,
-    IsolatedFromAbove]> {
+    IsolatedFromAbove, DeclareOpInterfaceMethods<OpAsmOpInterface,
+                                                 ["getAsmBlockArgumentNames"]>]> {
   let summary = "a tile kernel: one program of a grid of rank 1 to 3";
   let description = [{
     Defines a kernel launched over a grid of `grid` dimensions (1 to 3). Each
@@ -39,7 +40,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     Example:
 
     ```mlir
-    tile.kernel @scale(%X: memref<?x?xf32>, %Y: memref<?x?xf32>) grid(2) {
+    tile.kernel @scale(%X: memref<?x?xf32> {tile.name = "X"},
+                       %Y: memref<?x?xf32> {tile.name = "Y"}) grid(2) {
       %i = tile.program_id 0
       %j = tile.program_id 1
       %t = tile.load %X[%i, %j] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
@@ -67,6 +69,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     }
     /// CallableOpInterface: the kernel body.
     ::mlir::Region *getCallableRegion() { return &getBody(); }
+    /// The name of operand `i`: its `tile.name` attribute, or "arg<i>".
+    std::string getOperandName(unsigned i);
   }];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

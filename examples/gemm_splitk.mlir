@@ -1,0 +1,103 @@
+// Split-k GEMM: C[M, N] = A[M, K] * B[K, N], bf16 inputs, f32 accumulation.
+//
+// Grid dimension 2 splits the K blocks into S contiguous ranges. Each
+// program writes its partial sum to its own slice W[s] of an f32 workspace;
+// a second kernel sums the S slices into C in a fixed order, so the result
+// does not depend on which split finishes first. @gemm_splitk_atomic is the
+// one-kernel variant: every split adds its partial into C (`combine add`).
+
+tile.kernel @gemm_splitk_partial(%A: memref<?x?xbf16> {tile.name = "A"},
+                                 %B: memref<?x?xbf16> {tile.name = "B"},
+                                 %W: memref<?x?x?xf32> {tile.name = "W"})
+    grid(3) attributes {schedule.launch = #schedule.launch<warpgroups = 1>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %pm = tile.program_id 0
+  %pn = tile.program_id 1
+  %ps = tile.program_id 2
+  %splits = tile.num_programs 2
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %kblocks = arith.ceildivui %K, %c64 : index
+  %per_split = arith.ceildivui %kblocks, %splits : index
+  %kbegin_raw = arith.muli %ps, %per_split : index
+  %kbegin = arith.minui %kbegin_raw, %kblocks : index
+  %kend_raw = arith.addi %kbegin, %per_split : index
+  %kend = arith.minui %kend_raw, %kblocks : index
+
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %kbegin to %kend step %c1 iter_args(%acc_k = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %A[%pm, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x64xbf16>
+    %b = tile.load %B[%k, %pn] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x128xbf16>
+    %ka = tag.field %a["A", 1] : tensor<128x64xbf16>
+    %kb = tag.field %b["B", 0] : tensor<64x128xbf16>
+    tag.assert eq %ka, %kb, "A and B tiles come from the same K block" : index
+    tag.assert_range %k in [%kbegin, %kend), "the K block belongs to this split" : index
+    %d = schedule.async wgmma {
+      %r = tile.dot %a, %b, %acc_k
+          : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xf32>
+      schedule.yield %r : tensor<128x128xf32>
+    } : tensor<128x128xf32>
+    schedule.commit_group wgmma
+    schedule.wait_group wgmma pending 0
+    scf.yield %d : tensor<128x128xf32>
+  }
+  // Each split owns the workspace slice W[ps]: no two programs write the same
+  // element.
+  %partial = tag.attach %acc as "Partial"(%ps, %pm, %pn) : tensor<128x128xf32>
+  tile.store %partial, %W[%ps, %pm, %pn] : tensor<128x128xf32> -> memref<?x?x?xf32>
+  tile.return
+}
+
+tile.kernel @splitk_reduce(%W: memref<?x?x?xf32> {tile.name = "W"},
+                           %C: memref<?x?xf32> {tile.name = "C"})
+    grid(2) attributes {schedule.launch = #schedule.launch<warpgroups = 1>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pm = tile.program_id 0
+  %pn = tile.program_id 1
+  %splits = memref.dim %W, %c0 : memref<?x?x?xf32>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %sum = scf.for %s = %c0 to %splits step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+    %p = tile.load %W[%s, %pm, %pn] padding(0.0 : f32) : memref<?x?x?xf32> -> tensor<128x128xf32>
+    tag.assert_carries %p, "W"(%s, %pm, %pn), "partial of split s for this tile" : tensor<128x128xf32>
+    %next = arith.addf %acc, %p : tensor<128x128xf32>
+    scf.yield %next : tensor<128x128xf32>
+  }
+  tile.store %sum, %C[%pm, %pn] : tensor<128x128xf32> -> memref<?x?xf32>
+  tile.return
+}
+
+// C must hold zeros before the launch.
+tile.kernel @gemm_splitk_atomic(%A: memref<?x?xbf16> {tile.name = "A"},
+                                %B: memref<?x?xbf16> {tile.name = "B"},
+                                %C: memref<?x?xf32> {tile.name = "C"})
+    grid(3) attributes {schedule.launch = #schedule.launch<warpgroups = 1>} {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %pm = tile.program_id 0
+  %pn = tile.program_id 1
+  %ps = tile.program_id 2
+  %splits = tile.num_programs 2
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %kblocks = arith.ceildivui %K, %c64 : index
+  %per_split = arith.ceildivui %kblocks, %splits : index
+  %kbegin_raw = arith.muli %ps, %per_split : index
+  %kbegin = arith.minui %kbegin_raw, %kblocks : index
+  %kend_raw = arith.addi %kbegin, %per_split : index
+  %kend = arith.minui %kend_raw, %kblocks : index
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %kbegin to %kend step %c1 iter_args(%acc_k = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %A[%pm, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x64xbf16>
+    %b = tile.load %B[%k, %pn] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x128xbf16>
+    %ka = tag.field %a["A", 1] : tensor<128x64xbf16>
+    %kb = tag.field %b["B", 0] : tensor<64x128xbf16>
+    tag.assert eq %ka, %kb, "A and B tiles come from the same K block" : index
+    %d = tile.dot %a, %b, %acc_k
+        : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  // Splits of one output tile overlap in C: the adds are atomic.
+  tile.store %acc, %C[%pm, %pn] combine add : tensor<128x128xf32> -> memref<?x?xf32>
+  tile.return
+}

@@ -1,0 +1,66 @@
+// Mixture-of-experts grouped GEMM: Y[t, :] = gate[t] * (X[t, :] * W[e(t)]).
+//
+// Tokens are routed top-k and then sorted by expert, so X [T, H] holds the
+// routed token rows (T = tokens * top-k) grouped by expert: expert e owns
+// rows [offsets[e], offsets[e + 1]). W [E, H, F] holds one weight matrix per
+// expert, gate [T] the routing weight of each row. Grid: (expert, row block
+// within the expert, column block). A program whose row block starts past
+// its expert's rows does nothing; the last row block of an expert is ragged
+// and is clipped to the expert's rows, never spilling into the next expert.
+
+tile.kernel @moe_grouped_gemm(%X: memref<?x?xbf16> {tile.name = "X"},
+                              %W: memref<?x?x?xbf16> {tile.name = "W"},
+                              %offsets: memref<?xi32> {tile.name = "offsets"},
+                              %gate: memref<?xf32> {tile.name = "gate"},
+                              %Y: memref<?x?xf32> {tile.name = "Y"})
+    grid(3) attributes {schedule.launch = #schedule.launch<warpgroups = 1>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %pe = tile.program_id 0
+  %pm = tile.program_id 1
+  %pn = tile.program_id 2
+  %H = memref.dim %X, %c1 : memref<?x?xbf16>
+  %F = memref.dim %Y, %c1 : memref<?x?xf32>
+  %pe1 = arith.addi %pe, %c1 : index
+  %row0_i32 = memref.load %offsets[%pe] : memref<?xi32>
+  %row1_i32 = memref.load %offsets[%pe1] : memref<?xi32>
+  %row0 = arith.index_cast %row0_i32 : i32 to index
+  %row1 = arith.index_cast %row1_i32 : i32 to index
+  %rows = arith.subi %row1, %row0 : index
+  %first = arith.muli %pm, %c64 : index
+  %active = arith.cmpi ult, %first, %rows : index
+  scf.if %active {
+    %kblocks = arith.ceildivui %H, %c64 : index
+    %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+    %acc = scf.for %k = %c0 to %kblocks step %c1 iter_args(%acc_k = %zero) -> (tensor<64x128xf32>) {
+      %x = tile.load %X[%pm, %k] offset [%row0, %c0] bounds [%row1, %H] padding(0.0 : bf16)
+          : memref<?x?xbf16> -> tensor<64x64xbf16>
+      %x_e = tag.attach %x as "Expert"(%pe) : tensor<64x64xbf16>
+      %w = tile.load %W[%pe, %k, %pn] padding(0.0 : bf16)
+          : memref<?x?x?xbf16> -> tensor<64x128xbf16>
+      // The weights must be those of the tokens' expert, at the same K block.
+      %ex = tag.field %x_e["Expert", 0] : tensor<64x64xbf16>
+      %ew = tag.field %w["W", 0] : tensor<64x128xbf16>
+      tag.assert eq %ex, %ew, "tokens meet their own expert's weights" : index
+      %kx = tag.field %x_e["X", 1] : tensor<64x64xbf16>
+      %kw = tag.field %w["W", 1] : tensor<64x128xbf16>
+      tag.assert eq %kx, %kw, "X and W tiles come from the same K block" : index
+      %d = schedule.async wgmma {
+        %r = tile.dot %x_e, %w, %acc_k
+            : tensor<64x64xbf16>, tensor<64x128xbf16> -> tensor<64x128xf32>
+        schedule.yield %r : tensor<64x128xf32>
+      } : tensor<64x128xf32>
+      schedule.commit_group wgmma
+      schedule.wait_group wgmma pending 0
+      scf.yield %d : tensor<64x128xf32>
+    }
+    %g = tile.load %gate[%pm] offset [%row0] bounds [%row1] padding(0.0 : f32)
+        : memref<?xf32> -> tensor<64xf32>
+    %g_b = tile.broadcast %g dims [1] : tensor<64xf32> -> tensor<64x128xf32>
+    %y = arith.mulf %acc, %g_b : tensor<64x128xf32>
+    tile.store %y, %Y[%pm, %pn] offset [%row0, %c0] bounds [%row1, %F]
+        : tensor<64x128xf32> -> memref<?x?xf32>
+  }
+  tile.return
+}
