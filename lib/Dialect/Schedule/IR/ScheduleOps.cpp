@@ -58,11 +58,13 @@ LogicalResult RoleOp::verify() {
                            << " does not exist: the kernel launches "
                            << launch.getWarpgroups() << " warpgroups (ids 0 to "
                            << launch.getWarpgroups() - 1 << ")";
-  if (std::optional<int64_t> regs = getRegs())
-    if (*regs < 24 || *regs > 256 || *regs % 8 != 0)
+  if (IntegerAttr regsAttr = getRegsAttr()) {
+    int64_t regs = regsAttr.getInt();
+    if (regs < 24 || regs > 256 || regs % 8 != 0)
       return emitOpError() << "regs must be a multiple of 8 from 24 to 256 "
                               "(setmaxnreg), got "
-                           << *regs;
+                           << regs;
+  }
   if ((*this)->getParentOfType<RoleOp>())
     return emitOpError() << "roles do not nest: an enclosing role already "
                             "chose the warpgroups";
@@ -165,8 +167,9 @@ LogicalResult BarrierOp::verify() {
 }
 
 LogicalResult WaitGroupOp::verify() {
-  if (getPending() < 0 || getPending() > 7)
-    return emitOpError() << "pending must be 0 to 7, got " << getPending();
+  int64_t pending = getPendingAttr().getInt();
+  if (pending < 0 || pending > 7)
+    return emitOpError() << "pending must be 0 to 7, got " << pending;
   return success();
 }
 
@@ -175,10 +178,10 @@ LogicalResult WaitGroupOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MBarrierInitOp::verify() {
-  if (getCount() < 1)
+  if (getCountAttr().getInt() < 1)
     return emitOpError() << "an mbarrier expects at least one arrival per phase, "
                             "got count "
-                         << getCount();
+                         << getCountAttr().getInt();
   for (Operation *parent = (*this)->getParentOp(); parent;
        parent = parent->getParentOp()) {
     if (llvm::isa<FunctionOpInterface>(parent))
@@ -199,9 +202,10 @@ LogicalResult MBarrierArriveOp::verify() {
 }
 
 LogicalResult MBarrierArriveExpectTxOp::verify() {
-  if (getBytes() < 1 || getBytes() >= (1 << 20))
+  int64_t bytes = getBytesAttr().getInt();
+  if (bytes < 1 || bytes >= (1 << 20))
     return emitOpError() << "expected transaction bytes must be 1 to 2^20 - 1, got "
-                         << getBytes();
+                         << bytes;
   if ((*this)->getParentOfType<AsyncOp>())
     return emitOpError() << "cannot sit inside a schedule.async region";
   return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());

@@ -109,11 +109,14 @@ static LogicalResult verifyGlobalBlockAccess(Operation *op, MemRefType memref,
                                << shapeString(tile.getShape());
   if (padding) {
     auto typed = llvm::dyn_cast<TypedAttr>(padding);
-    if (!typed || typed.getType() != memref.getElementType())
+    if (!typed || typed.getType() != memref.getElementType()) {
+      std::string elem;
+      llvm::raw_string_ostream os(elem);
+      os << memref.getElementType();
       return op->emitOpError()
-             << "padding must be a constant of the element type "
-             << memref.getElementType() << ", e.g. padding(0.0 : "
-             << memref.getElementType() << ")";
+             << "padding must be a constant of the element type " << elem
+             << ", e.g. padding(0.0 : " << elem << ")";
+    }
   }
   return success();
 }
@@ -160,7 +163,7 @@ static LogicalResult verifyGridDim(Operation *op, int64_t dim) {
   FailureOr<KernelOp> kernel = enclosingKernel(op);
   if (failed(kernel))
     return failure();
-  int64_t rank = kernel->getGrid();
+  int64_t rank = kernel->getGridAttr().getInt();
   if (dim < 0 || dim >= rank)
     return op->emitOpError() << "grid dimension " << dim
                              << " is out of range: kernel @"
@@ -222,7 +225,7 @@ void KernelOp::print(OpAsmPrinter &p) {
   ArrayRef<Type> argTypes = getArgumentTypes();
   function_interface_impl::printFunctionSignature(p, *this, argTypes,
                                                   /*isVariadic=*/false, {});
-  p << " grid(" << getGrid() << ")";
+  p << " grid(" << getGridAttr().getInt() << ")";
   function_interface_impl::printFunctionAttributes(
       p, *this, {getGridAttrName(), getFunctionTypeAttrName(),
                  getArgAttrsAttrName(), getResAttrsAttrName()});
@@ -248,8 +251,9 @@ void KernelOp::getAsmBlockArgumentNames(Region &region,
 }
 
 LogicalResult KernelOp::verify() {
-  if (getGrid() < 1 || getGrid() > 3)
-    return emitOpError() << "grid rank must be 1, 2 or 3, got " << getGrid();
+  int64_t grid = getGridAttr().getInt();
+  if (grid < 1 || grid > 3)
+    return emitOpError() << "grid rank must be 1, 2 or 3, got " << grid;
   if (!getResultTypes().empty())
     return emitOpError() << "returns no values; write results to a memref operand";
   llvm::StringMap<unsigned> names;
@@ -276,15 +280,6 @@ LogicalResult KernelOp::verify() {
                          << "; kernel operands are global memrefs or scalars "
                             "(integer, index or float)";
   }
-  Block &entry = getBody().front();
-  if (entry.getNumArguments() != getArgumentTypes().size())
-    return emitOpError() << "body has " << entry.getNumArguments()
-                         << " arguments but the signature has "
-                         << getArgumentTypes().size();
-  for (auto [arg, type] : llvm::zip(entry.getArguments(), getArgumentTypes()))
-    if (arg.getType() != type)
-      return emitOpError() << "body argument type " << arg.getType()
-                           << " does not match signature type " << type;
   return success();
 }
 
@@ -292,8 +287,12 @@ LogicalResult KernelOp::verify() {
 // ProgramIdOp, NumProgramsOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ProgramIdOp::verify() { return verifyGridDim(*this, getDim()); }
-LogicalResult NumProgramsOp::verify() { return verifyGridDim(*this, getDim()); }
+LogicalResult ProgramIdOp::verify() {
+  return verifyGridDim(*this, getDimAttr().getInt());
+}
+LogicalResult NumProgramsOp::verify() {
+  return verifyGridDim(*this, getDimAttr().getInt());
+}
 
 //===----------------------------------------------------------------------===//
 // LoadOp, StoreOp
@@ -419,7 +418,7 @@ LogicalResult DotOp::verify() {
 
 LogicalResult ReduceOp::verify() {
   RankedTensorType in = getInput().getType(), out = getType();
-  int64_t axis = getAxis();
+  int64_t axis = getAxisAttr().getInt();
   if (axis < 0 || axis >= in.getRank())
     return emitOpError() << "axis " << axis << " is out of range for a rank-"
                          << in.getRank() << " tile";
@@ -474,8 +473,9 @@ LogicalResult BroadcastOp::verify() {
 
 LogicalResult IotaOp::verify() {
   RankedTensorType type = getType();
-  if (getDim() < 0 || static_cast<int64_t>(getDim()) >= type.getRank())
-    return emitOpError() << "dimension " << getDim()
+  int64_t dim = getDimAttr().getInt();
+  if (dim < 0 || dim >= type.getRank())
+    return emitOpError() << "dimension " << dim
                          << " is out of range for a rank-" << type.getRank()
                          << " tile";
   if (!type.getElementType().isSignlessIntOrIndex())

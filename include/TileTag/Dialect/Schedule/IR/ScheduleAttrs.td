@@ -65,7 +65,9 @@ def Schedule_LaunchAttr : AttrDef<Schedule_Dialect, "Launch"> {
   }];
   let parameters = (ins "int64_t":$warpgroups,
                         OptionalArrayRefParameter<"int64_t">:$cluster);
-  let assemblyFormat = "`<` struct(params) `>`";
+  let assemblyFormat = [{
+    `<` `warpgroups` `=` $warpgroups (`,` `cluster` `=` `[` $cluster^ `]`)? `>`
+  }];
   let genVerifyDecl = 1;
 }
 

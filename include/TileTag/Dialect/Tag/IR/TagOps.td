@@ -115,7 +115,7 @@ def Tag_AssertRangeOp : Tag_Op<"assert_range", [
                        AnySignlessIntegerOrIndex:$upper,
                        OptionalAttr<StrAttr>:$message);
   let assemblyFormat = [{
-    $value `in` `[` $lower `,` $upper `)` (`,` $message^)? attr-dict `:` type($value)
+    $value `in` ` ` `[` $lower `,` $upper `)` (`,` $message^)? attr-dict `:` type($value)
   }];
 }
 

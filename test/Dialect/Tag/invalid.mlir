@@ -1,0 +1,106 @@
+// RUN: tiletag-opt %s --split-input-file --verify-diagnostics
+
+tile.kernel @attach_name(%A: memref<?xf32>) grid(1) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{needs a non-empty tag name}}
+  %t = tag.attach %c0 as ""() : index
+  tile.return
+}
+
+// -----
+
+tile.kernel @field_index() grid(1) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{field index must be non-negative, got -1}}
+  %f = tag.field %c0["A", -1] : index
+  tile.return
+}
+
+// -----
+
+tile.kernel @field_name() grid(1) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{needs a non-empty tag name}}
+  %f = tag.field %c0["", 0] : index
+  tile.return
+}
+
+// -----
+
+tile.kernel @carries_name() grid(1) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{needs a non-empty tag name}}
+  tag.assert_carries %c0, ""(%c0) : index
+  tile.return
+}
+
+// -----
+
+tile.kernel @assert_types() grid(1) {
+  %c0 = arith.constant 0 : index
+  %i = arith.constant 0 : i32
+  // expected-error @+1 {{all of {lhs, rhs} have same type}}
+  "tag.assert"(%c0, %i) <{predicate = 0 : i32}> : (index, i32) -> ()
+  tile.return
+}
+
+// -----
+
+tile.kernel @affine_arity() grid(1) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{the integer set has 2 dimensions and 1 symbols, so it needs 3 operands, but got 1}}
+  tag.assert_affine affine_set<(d0, d1)[s0] : (d0 - d1 + s0 == 0)>(%c0)
+  tile.return
+}
+
+// -----
+
+tile.kernel @label_not_array(%A: memref<?xf32>) grid(1) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tag.labels' must be a non-empty array of #tag.label}}
+  %t = tile.load %A[%c0] {tag.labels = 3} : memref<?xf32> -> tensor<4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @label_no_result() grid(1) {
+  // expected-error @+1 {{'tag.labels' tags the operation's first result, but this operation has no results}}
+  tile.return {tag.labels = [#tag.label<"A", () -> ()>]}
+}
+
+// -----
+
+tile.kernel @label_arity(%A: memref<?xf32>) grid(1) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{tag "A" has a field map over 2 dimensions, but the operation has 1 index operands}}
+  %t = tile.load %A[%c0] {tag.labels = [#tag.label<"A", (d0, d1) -> (d0)>]} : memref<?xf32> -> tensor<4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @label_symbols(%A: memref<?xf32>) grid(1) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{tag fields are affine in the operation's index operands (dimensions); symbols are not allowed}}
+  %t = tile.load %A[%c0] {tag.labels = [#tag.label<"A", (d0)[s0] -> (d0 + s0)>]} : memref<?xf32> -> tensor<4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @label_empty_name(%A: memref<?xf32>) grid(1) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{a tag needs a non-empty name}}
+  %t = tile.load %A[%c0] {tag.labels = [#tag.label<"", (d0) -> (d0)>]} : memref<?xf32> -> tensor<4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @unknown_attr(%A: memref<?xf32>) grid(1) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{unknown tag dialect attribute 'tag.lables'; the tag dialect defines 'tag.labels'}}
+  %t = tile.load %A[%c0] {tag.lables = []} : memref<?xf32> -> tensor<4xf32>
+  tile.return
+}

@@ -1,0 +1,51 @@
+# -*- Python -*-
+# lit configuration for TileTag's IR tests.
+
+import os
+import shutil
+import subprocess
+import sys
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "TileTag"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tiletag_obj_root, "test")
+
+config.substitutions.append(("%examples", os.path.join(config.tiletag_src_root, "examples")))
+python = config.python_executable or sys.executable
+config.substitutions.append(("%python", python))
+
+llvm_config.with_system_environment(["HOME", "TMPDIR", "CUDA_HOME"])
+llvm_config.use_default_substitutions()
+# FileCheck, not, count and split-file come from Debian's LLVM 22.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tool_dirs = [config.tiletag_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["tiletag-opt"], tool_dirs)
+
+# Optional outside tools: tests that need one say `REQUIRES: <feature>` and are
+# reported as UNSUPPORTED where it is missing.
+if config.z3_executable and os.path.exists(config.z3_executable):
+    config.available_features.add("z3")
+if config.ptxas_executable and os.path.exists(config.ptxas_executable):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas_executable))
+
+
+def has_cuda_gpu():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, timeout=20, text=True)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return out.returncode == 0 and "GPU" in out.stdout
+
+
+if has_cuda_gpu():
+    config.available_features.add("cuda-gpu")
