@@ -68,8 +68,6 @@ LogicalResult RoleOp::verify() {
   if ((*this)->getParentOfType<RoleOp>())
     return emitOpError() << "roles do not nest: an enclosing role already "
                             "chose the warpgroups";
-  if ((*this)->getParentOfType<AsyncOp>())
-    return emitOpError() << "cannot sit inside a schedule.async region";
   return success();
 }
 
@@ -84,9 +82,9 @@ LogicalResult AsyncOp::verify() {
                                   getBarrierIndex())))
       return failure();
   }
+  // The region may hold only copies or only dots (checked below), so async
+  // regions, roles and synchronization cannot nest inside one.
   Block &body = getBody().front();
-  if ((*this)->getParentOfType<AsyncOp>())
-    return emitOpError() << "asynchronous regions do not nest";
 
   if (getUnit() == AsyncUnit::tma) {
     if (!getResults().empty())
@@ -195,9 +193,6 @@ LogicalResult MBarrierInitOp::verify() {
 }
 
 LogicalResult MBarrierArriveOp::verify() {
-  if ((*this)->getParentOfType<AsyncOp>())
-    return emitOpError() << "cannot sit inside a schedule.async region; use its "
-                            "'arrive' clause";
   return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }
 
@@ -206,14 +201,10 @@ LogicalResult MBarrierArriveExpectTxOp::verify() {
   if (bytes < 1 || bytes >= (1 << 20))
     return emitOpError() << "expected transaction bytes must be 1 to 2^20 - 1, got "
                          << bytes;
-  if ((*this)->getParentOfType<AsyncOp>())
-    return emitOpError() << "cannot sit inside a schedule.async region";
   return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }
 
 LogicalResult MBarrierWaitOp::verify() {
-  if ((*this)->getParentOfType<AsyncOp>())
-    return emitOpError() << "cannot sit inside a schedule.async region";
   return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }
 

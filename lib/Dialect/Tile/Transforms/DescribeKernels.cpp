@@ -61,7 +61,7 @@ void describe(tile::KernelOp kernel, llvm::raw_ostream &os) {
   SmallVector<std::string> roles;
   kernel.walk([&](Operation *op) {
     Dialect *dialect = op->getDialect();
-    if (llvm::isa<tile::KernelOp, tile::ReturnOp>(op))
+    if (llvm::isa<tile::KernelOp, tile::ReturnOp, schedule::YieldOp>(op))
       ;
     else if (llvm::isa_and_nonnull<tile::TileDialect>(dialect))
       ++tileOps[op->getName().stripDialect()];
