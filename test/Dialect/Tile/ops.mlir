@@ -3,7 +3,7 @@
 
 // CHECK-LABEL: tile.kernel @structure(
 // CHECK-SAME: %X: memref<?x?xf32> {tile.name = "X"}
-// CHECK-SAME: %n: index
+// CHECK-SAME: %arg0: index
 // CHECK-SAME: grid(3)
 tile.kernel @structure(%X: memref<?x?xf32> {tile.name = "X"}, %n: index, %s: f32) grid(3) {
   // CHECK: tile.program_id 0

@@ -151,8 +151,8 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments]> {
                        OptionalAttr<TypedAttrInterface>:$padding);
   let results = (outs AnyStaticShapeTensor:$result);
   let assemblyFormat = [{
-    $source `[` $indices `]` (`offset` `[` $offsets^ `]`)?
-    (`bounds` `[` $bounds^ `]`)? (`padding` `(` $padding^ `)`)?
+    $source `[` $indices `]` (`offset` ` ` `[` $offsets^ `]`)?
+    (`bounds` ` ` `[` $bounds^ `]`)? (`padding` `(` $padding^ `)`)?
     attr-dict `:` type($source) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -178,8 +178,8 @@ def Tile_StoreOp : Tile_Op<"store", [AttrSizedOperandSegments]> {
                        Variadic<Index>:$bounds,
                        OptionalAttr<Tile_StoreCombine>:$combine);
   let assemblyFormat = [{
-    $value `,` $dest `[` $indices `]` (`offset` `[` $offsets^ `]`)?
-    (`bounds` `[` $bounds^ `]`)? (`combine` $combine^)?
+    $value `,` $dest `[` $indices `]` (`offset` ` ` `[` $offsets^ `]`)?
+    (`bounds` ` ` `[` $bounds^ `]`)? (`combine` $combine^)?
     attr-dict `:` type($value) `->` type($dest)
   }];
   let hasVerifier = 1;
@@ -235,7 +235,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
                        OptionalAttr<TypedAttrInterface>:$padding);
   let assemblyFormat = [{
     $source `[` $source_indices `]` `->` $dest `[` $dest_indices `]`
-    (`offset` `[` $offsets^ `]`)? (`bounds` `[` $bounds^ `]`)?
+    (`offset` ` ` `[` $offsets^ `]`)? (`bounds` ` ` `[` $bounds^ `]`)?
     (`padding` `(` $padding^ `)`)?
     attr-dict `:` type($source) `->` type($dest)
   }];

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Malformed-input sweep: truncated and garbled versions of every example.
+
+Each variant goes through tiletag-opt (parse, verify, the strip passes and the
+describe pass). A variant may be accepted (exit 0) or rejected with a
+diagnostic (exit 1 and "error:" on stderr); anything else -- a crash, a
+signal, a timeout, or a failure without a diagnostic -- fails the sweep.
+Variants are made with a fixed seed, so a failure is reproducible; the failing
+input is written next to the report.
+"""
+
+import concurrent.futures
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+PASSES = ["--tiletag-strip-schedule", "--tiletag-strip-tags", "--tiletag-describe"]
+
+
+def truncations(text, count):
+    step = max(1, len(text) // count)
+    return [text[:i] for i in range(0, len(text), step)]
+
+
+def garbles(text, rng, count):
+    lines = text.splitlines(keepends=True)
+    noise = ["%", "@", "{", "}", "(", ")", "[", "]", "<", ">", ":", ",", "=",
+             "\"", "0", "-1", "99999999999999999999", "tensor<", "memref<?x",
+             "!schedule.mbarrier<", "#tag.label<", "tile.kernel", "\x00", "\xff"]
+    out = []
+    for _ in range(count):
+        kind = rng.randrange(5)
+        if kind == 0:  # replace one character
+            i = rng.randrange(len(text))
+            out.append(text[:i] + rng.choice(noise) + text[i + 1:])
+        elif kind == 1:  # delete a line
+            i = rng.randrange(len(lines))
+            out.append("".join(lines[:i] + lines[i + 1:]))
+        elif kind == 2:  # duplicate a line
+            i = rng.randrange(len(lines))
+            out.append("".join(lines[:i + 1] + lines[i:]))
+        elif kind == 3:  # swap two lines
+            i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+            swapped = list(lines)
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+            out.append("".join(swapped))
+        else:  # change a number
+            digits = [k for k, c in enumerate(text) if c.isdigit()]
+            i = rng.choice(digits)
+            out.append(text[:i] + rng.choice(["0", "7", "-3", "65"]) + text[i + 1:])
+    return out
+
+
+def run_one(tool, name, text):
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False,
+                                     encoding="utf-8", errors="surrogateescape") as f:
+        f.write(text)
+        path = f.name
+    try:
+        proc = subprocess.run([tool, path, "-o", os.devnull] + PASSES,
+                              capture_output=True, timeout=60)
+        ok = proc.returncode == 0 or (proc.returncode == 1 and b"error:" in proc.stderr)
+        why = None if ok else "exit %d: %s" % (proc.returncode, proc.stderr[-400:].decode(errors="replace"))
+    except subprocess.TimeoutExpired:
+        ok, why = False, "timeout"
+    if ok:
+        os.unlink(path)
+    return ok, name, why, path
+
+
+def main():
+    tool, examples = sys.argv[1], sys.argv[2]
+    rng = random.Random(20261202)
+    jobs = []
+    for file in sorted(os.listdir(examples)):
+        if not file.endswith(".mlir"):
+            continue
+        text = open(os.path.join(examples, file), encoding="utf-8").read()
+        for i, v in enumerate(truncations(text, 60)):
+            jobs.append(("%s truncated #%d" % (file, i), v))
+        for i, v in enumerate(garbles(text, rng, 60)):
+            jobs.append(("%s garbled #%d" % (file, i), v))
+    failures = 0
+    accepted = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for ok, name, why, path in pool.map(lambda j: run_one(tool, *j), jobs):
+            if not ok:
+                failures += 1
+                print("FAIL %s (input kept at %s): %s" % (name, path, why))
+    print("malformed-input sweep: %d variants, %d failures" % (len(jobs), failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
