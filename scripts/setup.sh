@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Sets up everything TileTag needs on Debian 12 and builds it into build/:
+# installs the missing Debian packages (a no-op when all are present),
+# configures once, and rebuilds incrementally. Safe to run again at any time.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build="$root/build"
+
+packages=(
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
+  libz3-dev z3 cmake ninja-build ccache libgtest-dev python3
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [[ ! -f "$build/build.ninja" ]]; then
+  cmake -G Ninja -S "$root" -B "$build" \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
+fi
+ninja -C "$build"

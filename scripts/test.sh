@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Sets up and builds everything, then runs every test: the lit suite (IR,
+# passes, examples, malformed-input sweep) and the GoogleTest unit tests.
+# Ends with one summary line "tests: N passed, N failed, N skipped" and exits
+# non-zero if anything failed.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build="$root/build"
+"$root/scripts/setup.sh" || { echo "tests: 0 passed, 1 failed (the build failed)"; exit 1; }
+
+results="$build/test-results"
+rm -rf "$results" && mkdir -p "$results"
+status=0
+/usr/lib/llvm-22/bin/lit -sv "$build/test" --xunit-xml-output "$results/lit.xml" || status=1
+"$build/bin/TileTagUnitTests" --gtest_output="xml:$results/unit.xml" || status=1
+
+python3 - "$results" <<'PY' || status=1
+import glob, sys, xml.etree.ElementTree as ET
+passed = failed = skipped = 0
+for path in glob.glob(sys.argv[1] + "/*.xml"):
+    for case in ET.parse(path).getroot().iter("testcase"):
+        if case.find("failure") is not None or case.find("error") is not None:
+            failed += 1
+        elif case.find("skipped") is not None or case.get("result") == "skipped":
+            skipped += 1
+        else:
+            passed += 1
+print("tests: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+sys.exit(1 if failed or passed == 0 else 0)
+PY
+exit $status
