@@ -19,7 +19,11 @@ tile.kernel @attention_fwd_d64(%Q: memref<?x?x64xbf16> {tile.name = "Q"},
                                %V: memref<?x?x64xbf16> {tile.name = "V"},
                                %O: memref<?x?x64xbf16> {tile.name = "O"},
                                %causal: i1 {tile.name = "causal"})
-    grid(2) attributes {schedule.launch = #schedule.launch<warpgroups = 2>} {
+    grid(2) attributes {
+        tile.launch = #tile.launch<sizes = [BH = 2, S = 320], grid = [S ceildiv 128, BH],
+            shapes = [Q = [BH, S, 64], K = [BH, S, 64], V = [BH, S, 64], O = [BH, S, 64]],
+            check = "attention">,
+        schedule.launch = #schedule.launch<warpgroups = 2>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -159,7 +163,11 @@ tile.kernel @attention_fwd_d128(%Q: memref<?x?x128xbf16> {tile.name = "Q"},
                                %V: memref<?x?x128xbf16> {tile.name = "V"},
                                %O: memref<?x?x128xbf16> {tile.name = "O"},
                                %causal: i1 {tile.name = "causal"})
-    grid(2) attributes {schedule.launch = #schedule.launch<warpgroups = 2>} {
+    grid(2) attributes {
+        tile.launch = #tile.launch<sizes = [BH = 2, S = 320], grid = [S ceildiv 128, BH],
+            shapes = [Q = [BH, S, 128], K = [BH, S, 128], V = [BH, S, 128], O = [BH, S, 128]],
+            check = "attention">,
+        schedule.launch = #schedule.launch<warpgroups = 2>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index

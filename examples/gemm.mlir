@@ -15,7 +15,10 @@
 
 tile.kernel @gemm(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"},
                   %C: memref<?x?xf32> {tile.name = "C"})
-    grid(2) attributes {schedule.launch = #schedule.launch<warpgroups = 2>} {
+    grid(2) attributes {
+        tile.launch = #tile.launch<sizes = [M = 256, N = 256, K = 320], grid = [M ceildiv 128, N ceildiv 128],
+                               shapes = [A = [M, K], B = [K, N], C = [M, N]], check = "gemm">,
+        schedule.launch = #schedule.launch<warpgroups = 2>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index

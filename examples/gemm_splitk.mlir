@@ -9,7 +9,12 @@
 tile.kernel @gemm_splitk_partial(%A: memref<?x?xbf16> {tile.name = "A"},
                                  %B: memref<?x?xbf16> {tile.name = "B"},
                                  %W: memref<?x?x?xf32> {tile.name = "W"})
-    grid(3) attributes {schedule.launch = #schedule.launch<warpgroups = 1>} {
+    grid(3) attributes {
+        tile.launch = #tile.launch<sizes = [M = 256, N = 128, K = 640, S = 3],
+            grid = [M ceildiv 128, N ceildiv 128, S],
+            shapes = [A = [M, K], B = [K, N], W = [S, M, N]], check = "gemm_splitk",
+            then = [@splitk_reduce]>,
+        schedule.launch = #schedule.launch<warpgroups = 1>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
@@ -51,7 +56,10 @@ tile.kernel @gemm_splitk_partial(%A: memref<?x?xbf16> {tile.name = "A"},
 
 tile.kernel @splitk_reduce(%W: memref<?x?x?xf32> {tile.name = "W"},
                            %C: memref<?x?xf32> {tile.name = "C"})
-    grid(2) attributes {schedule.launch = #schedule.launch<warpgroups = 1>} {
+    grid(2) attributes {
+        tile.launch = #tile.launch<sizes = [M = 256, N = 128, S = 3],
+            grid = [M ceildiv 128, N ceildiv 128], shapes = [W = [S, M, N], C = [M, N]]>,
+        schedule.launch = #schedule.launch<warpgroups = 1>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %pm = tile.program_id 0
@@ -72,7 +80,11 @@ tile.kernel @splitk_reduce(%W: memref<?x?x?xf32> {tile.name = "W"},
 tile.kernel @gemm_splitk_atomic(%A: memref<?x?xbf16> {tile.name = "A"},
                                 %B: memref<?x?xbf16> {tile.name = "B"},
                                 %C: memref<?x?xf32> {tile.name = "C"})
-    grid(3) attributes {schedule.launch = #schedule.launch<warpgroups = 1>} {
+    grid(3) attributes {
+        tile.launch = #tile.launch<sizes = [M = 256, N = 128, K = 640, S = 3],
+            grid = [M ceildiv 128, N ceildiv 128, S],
+            shapes = [A = [M, K], B = [K, N], C = [M, N]], check = "gemm">,
+        schedule.launch = #schedule.launch<warpgroups = 1>} {
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %pm = tile.program_id 0

@@ -10,7 +10,10 @@ tile.kernel @layernorm(%X: memref<?x?xf32> {tile.name = "X"},
                        %beta: memref<?xf32> {tile.name = "beta"},
                        %Y: memref<?x?xf32> {tile.name = "Y"},
                        %eps: f32 {tile.name = "eps"})
-    grid(1) attributes {schedule.launch = #schedule.launch<warpgroups = 1>} {
+    grid(1) attributes {
+        tile.launch = #tile.launch<sizes = [R = 40, C = 600], grid = [R ceildiv 16],
+            shapes = [X = [R, C], gamma = [C], beta = [C], Y = [R, C]], check = "layernorm">,
+        schedule.launch = #schedule.launch<warpgroups = 1>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c256 = arith.constant 256 : index

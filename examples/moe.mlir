@@ -13,7 +13,12 @@ tile.kernel @moe_grouped_gemm(%X: memref<?x?xbf16> {tile.name = "X"},
                               %offsets: memref<?xi32> {tile.name = "offsets"},
                               %gate: memref<?xf32> {tile.name = "gate"},
                               %Y: memref<?x?xf32> {tile.name = "Y"})
-    grid(3) attributes {schedule.launch = #schedule.launch<warpgroups = 1>} {
+    grid(3) attributes {
+        tile.launch = #tile.launch<sizes = [T = 300, H = 192, F = 256, E = 4],
+            grid = [E, T ceildiv 64, F ceildiv 128],
+            shapes = [X = [T, H], W = [E, H, F], offsets = [E + 1], gate = [T], Y = [T, F]],
+            check = "moe">,
+        schedule.launch = #schedule.launch<warpgroups = 1>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index

@@ -7,7 +7,10 @@
 
 tile.kernel @softmax(%X: memref<?x?xf32> {tile.name = "X"},
                      %Y: memref<?x?xf32> {tile.name = "Y"})
-    grid(1) attributes {schedule.launch = #schedule.launch<warpgroups = 1>} {
+    grid(1) attributes {
+        tile.launch = #tile.launch<sizes = [R = 40, C = 600], grid = [R ceildiv 16],
+            shapes = [X = [R, C], Y = [R, C]], check = "softmax">,
+        schedule.launch = #schedule.launch<warpgroups = 1>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c256 = arith.constant 256 : index

@@ -25,7 +25,7 @@ llvm_config.use_default_substitutions()
 # FileCheck, not, count and split-file come from Debian's LLVM 22.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.tiletag_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tiletag-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["tiletag-opt", "tiletag-run"], tool_dirs)
 
 # Optional outside tools: tests that need one say `REQUIRES: <feature>` and are
 # reported as UNSUPPORTED where it is missing.

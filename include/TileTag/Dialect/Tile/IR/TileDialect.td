@@ -33,9 +33,16 @@ def Tile_Dialect : Dialect {
     in the tags that loads from it carry (`A(i, j)` for the block at `[i, j]`).
   }];
   let hasRegionArgAttrVerify = 1;
+  let hasOperationAttrVerify = 1;
+  let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
     /// The argument attribute that names a kernel operand.
     static constexpr ::llvm::StringLiteral kNameAttrName = "tile.name";
+    /// The discardable kernel attribute with the launch description.
+    static constexpr ::llvm::StringLiteral kLaunchAttrName = "tile.launch";
+  private:
+    void registerAttributes();
+  public:
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect",

@@ -9,6 +9,8 @@
 
 #include "TileTag/Dialect/Tile/IR/TileDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
@@ -19,6 +21,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "TileTag/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "TileTag/Dialect/Tile/IR/TileAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "TileTag/Dialect/Tile/IR/TileOps.h.inc"

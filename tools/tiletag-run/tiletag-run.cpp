@@ -1,0 +1,557 @@
+//===- tiletag-run.cpp - run tile kernels on the CPU oracle ---------------===//
+//
+// Part of the TileTag project.
+//
+// Runs a tile kernel with its sequential meaning on random or given inputs,
+// and checks it against the float64 reference of its workload (--check) or
+// against another version of the kernel (--compare).
+//
+// Exit status: 0 success; 1 a check or comparison failed, or the kernel
+// failed at run time; 2 bad usage or bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+#include "TileTag/Execution/Interpreter.h"
+#include "TileTag/Execution/Npy.h"
+#include "TileTag/Execution/Workloads.h"
+#include "TileTag/InitAll.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tiletag;
+using namespace mlir::tiletag::exec;
+
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("tiletag-run options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel file>"),
+                                      cl::Required, cl::cat(category));
+static cl::opt<std::string> kernelName(
+    "kernel", cl::desc("Run only this kernel (and the kernels its tile.launch "
+                       "names in 'then'); default: every kernel with a "
+                       "tile.launch that no other kernel runs after itself"),
+    cl::value_desc("name"), cl::cat(category));
+static cl::list<std::string> sizes(
+    "size", cl::desc("Problem sizes, e.g. --size M=200,N=136,K=100 (default: "
+                     "the sizes declared in the kernel's tile.launch)"),
+    cl::value_desc("NAME=VALUE,..."), cl::CommaSeparated, cl::cat(category));
+static cl::list<std::string> sets(
+    "set", cl::desc("Fix a size, a scalar operand (e.g. causal=1) or a program "
+                    "id (pid0, pid1, pid2: run only programs with that "
+                    "coordinate), e.g. to replay a counterexample"),
+    cl::value_desc("NAME=VALUE"), cl::cat(category));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
+                              cl::init(0), cl::cat(category));
+static cl::opt<bool> check("check",
+                           cl::desc("Compare the outputs against the float64 "
+                                    "reference of the kernel's workload"),
+                           cl::cat(category));
+static cl::opt<std::string> compareFile(
+    "compare", cl::desc("Run the same kernels of another file on the same "
+                        "inputs and compare every memref operand"),
+    cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string> inputsDir(
+    "inputs", cl::desc("Read operand NAME from DIR/NAME.npy where present"),
+    cl::value_desc("dir"), cl::cat(category));
+static cl::opt<std::string> outputsDir(
+    "outputs", cl::desc("Write every memref operand to DIR/NAME.npy after the run"),
+    cl::value_desc("dir"), cl::cat(category));
+
+namespace {
+
+/// A usage or input error: reported, then exit status 2.
+struct UsageError {
+  std::string message;
+};
+
+/// The kernels of one run, in launch order, with everything they share.
+struct Job {
+  SmallVector<tile::KernelOp> kernels;
+  SmallVector<std::string> sizeNames;
+  SmallVector<int64_t> sizeValues;
+  NamedBuffers buffers;
+  NamedScalars scalars;
+  SmallVector<std::optional<int64_t>> onlyProgram;
+  const Workload *workload = nullptr;
+};
+
+tile::LaunchAttr launchOf(tile::KernelOp kernel) {
+  return kernel->getAttrOfType<tile::LaunchAttr>(tile::TileDialect::kLaunchAttrName);
+}
+
+/// The job's size values in the order `launch` declares its sizes (its
+/// affine expressions number the sizes in that order).
+SmallVector<int64_t> sizesFor(tile::LaunchAttr launch, ArrayRef<std::string> names,
+                              ArrayRef<int64_t> values) {
+  SmallVector<int64_t> out;
+  for (StringAttr name : launch.getSizeNames())
+    out.push_back(values[llvm::find(names, name.getValue()) - names.begin()]);
+  return out;
+}
+
+std::pair<std::string, int64_t> parseAssignment(StringRef text, StringRef option) {
+  auto [name, value] = text.split('=');
+  int64_t v;
+  if (name.empty() || value.trim().getAsInteger(10, v)) {
+    double d;
+    if (!name.empty() && llvm::to_float(value.trim(), d))
+      return {name.trim().str(), static_cast<int64_t>(d)};
+    throw UsageError{("--" + option + " expects NAME=VALUE, got '" + text + "'").str()};
+  }
+  return {name.trim().str(), v};
+}
+
+/// Collects the kernels of each job in `module`.
+std::vector<SmallVector<tile::KernelOp>> planJobs(ModuleOp module) {
+  llvm::StringMap<tile::KernelOp> byName;
+  SmallVector<tile::KernelOp> all;
+  for (auto kernel : module.getOps<tile::KernelOp>()) {
+    byName[kernel.getSymName()] = kernel;
+    all.push_back(kernel);
+  }
+  auto chain = [&](tile::KernelOp head) {
+    SmallVector<tile::KernelOp> kernels{head};
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      tile::LaunchAttr launch = launchOf(kernels[i]);
+      if (!launch)
+        throw UsageError{("kernel @" + kernels[i].getSymName() +
+                          " has no tile.launch attribute, so tiletag-run does "
+                          "not know its sizes, grid and operand shapes")
+                             .str()};
+      for (FlatSymbolRefAttr next : launch.getThen()) {
+        tile::KernelOp k = byName.lookup(next.getValue());
+        if (!k)
+          throw UsageError{("kernel @" + kernels[i].getSymName() + " names @" +
+                            next.getValue() + " in 'then', but there is no such kernel")
+                               .str()};
+        if (kernels.size() > 16)
+          throw UsageError{"the 'then' chain of @" + head.getSymName().str() +
+                           " does not end"};
+        kernels.push_back(k);
+      }
+    }
+    return kernels;
+  };
+  std::vector<SmallVector<tile::KernelOp>> jobs;
+  if (!kernelName.empty()) {
+    tile::KernelOp k = byName.lookup(kernelName);
+    if (!k) {
+      std::string names;
+      for (tile::KernelOp kk : all)
+        names += (names.empty() ? "@" : ", @") + kk.getSymName().str();
+      throw UsageError{"no kernel @" + kernelName + " in " + inputFile +
+                       "; its kernels: " + (names.empty() ? "none" : names)};
+    }
+    jobs.push_back(chain(k));
+    return jobs;
+  }
+  llvm::StringSet<> followers;
+  for (tile::KernelOp k : all)
+    if (tile::LaunchAttr launch = launchOf(k))
+      for (FlatSymbolRefAttr next : launch.getThen())
+        followers.insert(next.getValue());
+  for (tile::KernelOp k : all)
+    if (launchOf(k) && !followers.contains(k.getSymName()))
+      jobs.push_back(chain(k));
+  if (jobs.empty())
+    throw UsageError{"no kernel in " + inputFile +
+                     " has a tile.launch attribute; add one or name a kernel "
+                     "with --kernel"};
+  return jobs;
+}
+
+/// Fills `array` with uniform random values in [-1, 1) (integers in [0, 4)).
+void fillRandom(Array &array, std::mt19937_64 &rng) {
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int> small(0, 3);
+  bool isFloat = llvm::isa<FloatType>(array.elementType);
+  for (double &x : array.data)
+    x = roundTo(array.elementType, isFloat ? real(rng) : small(rng));
+}
+
+/// Sizes, buffers and scalars of a job, per the launch attributes and flags.
+Job prepareJob(SmallVector<tile::KernelOp> kernels) {
+  Job job;
+  job.kernels = std::move(kernels);
+  tile::LaunchAttr head = launchOf(job.kernels.front());
+  if (head.getCheck()) {
+    job.workload = lookupWorkload(head.getCheck().getValue());
+    if (!job.workload && check)
+      throw UsageError{("kernel @" + job.kernels.front().getSymName() +
+                        " names the unknown workload '" +
+                        head.getCheck().getValue() + "'; known: " + workloadNames())
+                           .str()};
+  }
+  if (check && !job.workload)
+    throw UsageError{("--check needs a workload: kernel @" +
+                      job.kernels.front().getSymName() +
+                      " has no 'check' in its tile.launch")
+                         .str()};
+
+  // Sizes: each kernel's defaults (the first declaration wins), then flags.
+  for (tile::KernelOp k : job.kernels) {
+    tile::LaunchAttr launch = launchOf(k);
+    for (auto [name, value] : llvm::zip(launch.getSizeNames(), launch.getSizeDefaults()))
+      if (!llvm::is_contained(job.sizeNames, name.getValue())) {
+        job.sizeNames.push_back(name.getValue().str());
+        job.sizeValues.push_back(value);
+      }
+  }
+  auto setSize = [&](const std::string &name, int64_t value) {
+    auto it = llvm::find(job.sizeNames, name);
+    if (it == job.sizeNames.end())
+      return false;
+    if (value < 0)
+      throw UsageError{"size " + name + " must not be negative"};
+    job.sizeValues[it - job.sizeNames.begin()] = value;
+    return true;
+  };
+  for (const std::string &text : sizes) {
+    auto [name, value] = parseAssignment(text, "size");
+    if (!setSize(name, value))
+      throw UsageError{"unknown size '" + name + "'; sizes of this run: " +
+                       llvm::join(job.sizeNames, ", ")};
+  }
+
+  // Scalars: workload defaults, then --set.
+  llvm::StringMap<Type> scalarTypes;
+  for (tile::KernelOp k : job.kernels)
+    for (auto [i, type] : llvm::enumerate(k.getArgumentTypes()))
+      if (!llvm::isa<MemRefType>(type))
+        scalarTypes[k.getOperandName(i)] = type;
+  if (job.workload)
+    for (auto &[name, value] : job.workload->scalarDefaults)
+      job.scalars[name] = value;
+  int64_t gridRank = tile::KernelOp(job.kernels.front()).getGridAttr().getInt();
+  job.onlyProgram.assign(gridRank, std::nullopt);
+  for (const std::string &text : sets) {
+    StringRef name = StringRef(text).split('=').first.trim();
+    if (name.consume_front("pid")) {
+      unsigned d;
+      auto [_, value] = parseAssignment(text, "set");
+      if (name.getAsInteger(10, d) || d >= gridRank)
+        throw UsageError{"--set " + text + ": the grid has rank " +
+                         std::to_string(gridRank) + " (pid0 to pid" +
+                         std::to_string(gridRank - 1) + ")"};
+      job.onlyProgram[d] = value;
+      continue;
+    }
+    if (scalarTypes.count(name)) {
+      double value;
+      if (!llvm::to_float(StringRef(text).split('=').second.trim(), value))
+        throw UsageError{"--set " + text + ": the value is not a number"};
+      job.scalars[name] = roundTo(scalarTypes[name], value);
+      continue;
+    }
+    auto [sizeName, value] = parseAssignment(text, "set");
+    if (!setSize(sizeName, value))
+      throw UsageError{"--set " + text + ": '" + sizeName +
+                       "' is neither a size (" + llvm::join(job.sizeNames, ", ") +
+                       "), a scalar operand, nor pid0..pid" +
+                       std::to_string(gridRank - 1)};
+  }
+
+  // Buffers: one per operand name, shaped by the launch attributes.
+  std::mt19937_64 rng(seed);
+  SmallVector<std::string> order;
+  for (tile::KernelOp k : job.kernels) {
+    tile::LaunchAttr launch = launchOf(k);
+    for (auto [i, type] : llvm::enumerate(k.getArgumentTypes())) {
+      auto memref = llvm::dyn_cast<MemRefType>(type);
+      if (!memref)
+        continue;
+      std::string name = k.getOperandName(i);
+      SmallVector<int64_t> shape = *launch.evaluateShape(
+          name, sizesFor(launch, job.sizeNames, job.sizeValues));
+      for (int64_t d : shape)
+        if (d < 0)
+          throw UsageError{"operand " + name + " of @" + k.getSymName().str() +
+                           " gets a negative size with these problem sizes"};
+      if (Buffer existing = job.buffers.lookup(name)) {
+        if (existing->shape != shape || existing->elementType != memref.getElementType())
+          throw UsageError{"operand " + name + " has different shapes or element "
+                           "types in the kernels of this run"};
+        continue;
+      }
+      auto buffer = std::make_shared<Array>(memref.getElementType(), shape);
+      fillRandom(*buffer, rng);
+      job.buffers[name] = buffer;
+      order.push_back(name);
+    }
+  }
+  if (job.workload) {
+    for (const std::vector<std::string> *list :
+         {&job.workload->outputs, &job.workload->scratch})
+      for (const std::string &name : *list)
+        if (Buffer b = job.buffers.lookup(name))
+          std::fill(b->data.begin(), b->data.end(), 0.0);
+    for (const std::string &name : job.workload->outputs)
+      if (!job.buffers.count(name))
+        throw UsageError{"workload '" + job.workload->name + "' computes " +
+                         name + ", but the run has no operand of that name"};
+    if (job.workload->prepare)
+      job.workload->prepare(job.buffers, rng);
+  }
+  if (!inputsDir.empty()) {
+    if (!llvm::sys::fs::is_directory(inputsDir))
+      throw UsageError{"--inputs " + inputsDir + " is not a directory"};
+    for (const std::string &name : order) {
+      SmallString<128> path(inputsDir);
+      llvm::sys::path::append(path, name + ".npy");
+      if (!llvm::sys::fs::exists(path))
+        continue;
+      std::string error;
+      Buffer b = job.buffers.lookup(name);
+      std::optional<Array> array = readNpy(path, b->elementType, error);
+      if (!array)
+        throw UsageError{error};
+      if (array->shape != b->shape) {
+        std::string want, got;
+        llvm::raw_string_ostream w(want), g(got);
+        llvm::interleave(b->shape, w, "x");
+        llvm::interleave(array->shape, g, "x");
+        throw UsageError{path.str().str() + " has shape (" + got + ") but operand " +
+                         name + " needs (" + want + ") with these sizes"};
+      }
+      *b = std::move(*array);
+    }
+  }
+  return job;
+}
+
+/// A deep copy of every buffer, so two runs start from the same inputs.
+NamedBuffers copyBuffers(const NamedBuffers &buffers) {
+  NamedBuffers out;
+  for (auto &entry : buffers)
+    out[entry.getKey()] = std::make_shared<Array>(*entry.getValue());
+  return out;
+}
+
+/// Runs the kernels of `job` on `buffers`; false if one failed at run time.
+bool runJob(const Job &job, ArrayRef<tile::KernelOp> kernels,
+            const NamedBuffers &buffers, double &millis) {
+  auto start = std::chrono::steady_clock::now();
+  for (tile::KernelOp k : kernels) {
+    SmallVector<RuntimeValue> operands;
+    for (auto [i, type] : llvm::enumerate(k.getArgumentTypes())) {
+      std::string name = k.getOperandName(i);
+      if (llvm::isa<MemRefType>(type))
+        operands.push_back(buffers.lookup(name));
+      else
+        operands.push_back(Array(type, {}, job.scalars.lookup(name)));
+    }
+    tile::LaunchAttr launch = launchOf(k);
+    SmallVector<int64_t> grid =
+        launch.evaluateGrid(sizesFor(launch, job.sizeNames, job.sizeValues));
+    ArrayRef<std::optional<int64_t>> only = job.onlyProgram;
+    if (static_cast<int64_t>(only.size()) > k.getGridAttr().getInt())
+      only = only.take_front(k.getGridAttr().getInt());
+    if (failed(runKernel(k, operands, grid, k == job.kernels.front() ? only
+                                                                     : ArrayRef<std::optional<int64_t>>{})))
+      return false;
+  }
+  millis = std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - start)
+               .count();
+  return true;
+}
+
+std::string indexString(ArrayRef<int64_t> shape, int64_t flat) {
+  SmallVector<int64_t> index(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    index[d] = shape[d] ? flat % shape[d] : 0;
+    flat = shape[d] ? flat / shape[d] : 0;
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "[";
+  llvm::interleaveComma(index, os);
+  os << "]";
+  return s;
+}
+
+/// Compares `got` with `want` elementwise; prints a line, returns the verdict.
+bool compare(StringRef what, StringRef name, const Array &got,
+             ArrayRef<double> want, double rtol, double atol) {
+  int64_t worst = -1, bad = 0;
+  double worstRatio = 0, maxAbs = 0;
+  for (int64_t i = 0, e = got.size(); i < e; ++i) {
+    double diff = std::fabs(got.data[i] - want[i]);
+    bool nanMismatch = std::isnan(got.data[i]) != std::isnan(want[i]);
+    double ratio = nanMismatch ? INFINITY : diff / (atol + rtol * std::fabs(want[i]));
+    if (std::isnan(ratio))
+      ratio = 0; // both NaN
+    if (ratio > 1)
+      ++bad;
+    if (ratio > worstRatio || worst < 0) {
+      worstRatio = ratio;
+      worst = i;
+    }
+    if (!nanMismatch && !std::isnan(diff))
+      maxAbs = std::max(maxAbs, diff);
+  }
+  if (bad == 0) {
+    llvm::outs() << "  " << what << ": " << name << " matches (" << got.size()
+                 << " elements, max |diff| " << llvm::format("%.3g", maxAbs)
+                 << ", tolerance " << llvm::format("%.3g", atol) << " + "
+                 << llvm::format("%.3g", rtol) << " * |ref|)\n";
+    return true;
+  }
+  llvm::outs() << "  " << what << ": " << name << " MISMATCH: " << bad << " of "
+               << got.size() << " elements out of tolerance; worst "
+               << name << indexString(got.shape, worst) << " = " << got.data[worst]
+               << ", expected " << want[worst] << " (|diff| "
+               << std::fabs(got.data[worst] - want[worst]) << " > "
+               << atol + rtol * std::fabs(want[worst]) << ")\n";
+  return false;
+}
+
+int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 2;
+  OwningOpRef<ModuleOp> other;
+  if (!compareFile.empty()) {
+    other = parseSourceFile<ModuleOp>(compareFile, &context);
+    if (!other)
+      return 2;
+  }
+
+  int status = 0;
+  for (SmallVector<tile::KernelOp> &kernels : planJobs(*module)) {
+    Job job = prepareJob(kernels);
+    NamedBuffers inputs = copyBuffers(job.buffers);
+
+    std::string sizeText;
+    for (auto [n, v] : llvm::zip(job.sizeNames, job.sizeValues))
+      sizeText += (sizeText.empty() ? "" : ", ") + n + "=" + std::to_string(v);
+    std::string names;
+    for (tile::KernelOp k : job.kernels)
+      names += (names.empty() ? "@" : " then @") + k.getSymName().str();
+    double millis = 0;
+    if (!runJob(job, job.kernels, job.buffers, millis)) {
+      llvm::outs() << "run " << names << " (" << sizeText << "): FAILED at run time\n";
+      status = std::max(status, 1);
+      continue;
+    }
+    int64_t programs = 0;
+    for (tile::KernelOp k : job.kernels) {
+      int64_t n = 1;
+      tile::LaunchAttr launch = launchOf(k);
+      for (int64_t g : launch.evaluateGrid(sizesFor(launch, job.sizeNames, job.sizeValues)))
+        n *= g;
+      programs += n;
+    }
+    llvm::outs() << "run " << names << " (" << sizeText << "): " << programs
+                 << " programs in " << llvm::format("%.1f", millis) << " ms\n";
+
+    if (check) {
+      llvm::StringMap<std::vector<double>> ref =
+          job.workload->reference(inputs, job.scalars);
+      for (const std::string &name : job.workload->outputs)
+        if (!compare("check " + job.workload->name, name, *job.buffers.lookup(name),
+                     ref[name], job.workload->rtol, job.workload->atol))
+          status = std::max(status, 1);
+    }
+
+    if (other) {
+      SmallVector<tile::KernelOp> otherKernels;
+      for (tile::KernelOp k : job.kernels) {
+        auto match = other->lookupSymbol<tile::KernelOp>(k.getSymName());
+        if (!match)
+          throw UsageError{compareFile + " has no kernel @" + k.getSymName().str()};
+        otherKernels.push_back(match);
+      }
+      NamedBuffers otherBuffers = copyBuffers(inputs);
+      double otherMillis = 0;
+      if (!runJob(job, otherKernels, otherBuffers, otherMillis)) {
+        llvm::outs() << "  compare: the other kernel FAILED at run time\n";
+        status = std::max(status, 1);
+      } else {
+        double rtol = job.workload ? job.workload->rtol : 1e-5;
+        double atol = job.workload ? job.workload->atol : 1e-6;
+        SmallVector<StringRef> names;
+        for (auto &entry : job.buffers)
+          names.push_back(entry.getKey());
+        llvm::sort(names);
+        for (StringRef name : names)
+          if (!compare("compare with " + llvm::sys::path::filename(compareFile).str(),
+                       name, *job.buffers.lookup(name),
+                       otherBuffers.lookup(name)->data, rtol, atol))
+            status = std::max(status, 1);
+      }
+    }
+
+    if (!outputsDir.empty()) {
+      if (std::error_code ec = llvm::sys::fs::create_directories(outputsDir))
+        throw UsageError{"cannot create " + outputsDir + ": " + ec.message()};
+      for (auto &entry : job.buffers) {
+        SmallString<128> path(outputsDir);
+        llvm::sys::path::append(path, entry.getKey() + ".npy");
+        std::string error;
+        if (failed(writeNpy(path, *entry.getValue(), error)))
+          throw UsageError{error};
+      }
+    }
+  }
+  return status;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  std::string parseErrors;
+  llvm::raw_string_ostream errs(parseErrors);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "tiletag-run: run tile kernels with their sequential meaning on the CPU\n\n"
+          "Makes random inputs (or reads .npy files), runs every program of the\n"
+          "grid one after another, and checks the outputs against the float64\n"
+          "reference of the kernel's workload (--check: " +
+              workloadNames() +
+              ")\nor against another version of the kernel (--compare).\n"
+              "Exit status: 0 success, 1 mismatch or run-time failure, 2 bad input.\n",
+          &errs)) {
+    llvm::errs() << errs.str();
+    return 2;
+  }
+
+  MLIRContext context;
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  context.appendDialectRegistry(registry);
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFile, &error);
+  if (!file) {
+    llvm::errs() << "tiletag-run: " << error << "\n";
+    return 2;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  try {
+    return runMain(context, sourceMgr);
+  } catch (const UsageError &e) {
+    llvm::errs() << "tiletag-run: error: " << e.message << "\n";
+    return 2;
+  }
+}
