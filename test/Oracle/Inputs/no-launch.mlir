@@ -1,0 +1,3 @@
+tile.kernel @k(%X: memref<?xf32>) grid(1) {
+  tile.return
+}
