@@ -3,9 +3,10 @@
 // multiple of the tile, the same kernel runs.
 // RUN: %python %S/Inputs/expect-exit.py 1 tiletag-run %s --size N=100 | FileCheck %s
 // RUN: tiletag-run %s --size N=128 | FileCheck %s --check-prefix=OK
-// CHECK: error: unchecked load (no padding) reads element [100, 0], which is out of range
-// CHECK: note: in program (1) of the sequential run
 // CHECK: run @copy (N=100): FAILED at run time
+// CHECK: error: unchecked load (no padding) reads element [100, 0], which is out of range
+// CHECK-NEXT: %t = tile.load
+// CHECK: note: in program (1) of the sequential run
 // OK: run @copy (N=128): 2 programs
 
 tile.kernel @copy(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"})

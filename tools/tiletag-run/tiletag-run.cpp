@@ -536,6 +536,7 @@ int main(int argc, char **argv) {
   }
 
   MLIRContext context;
+  context.printOpOnDiagnostic(false);
   DialectRegistry registry;
   registerAllDialects(registry);
   context.appendDialectRegistry(registry);
