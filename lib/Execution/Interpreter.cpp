@@ -119,7 +119,9 @@ public:
   Interpreter(ArrayRef<int64_t> programId, ArrayRef<int64_t> grid)
       : programId(programId), grid(grid) {}
 
-  LogicalResult runBlock(Block &block, ArrayRef<RuntimeValue> args,
+  /// Runs `block` with `args` (consumed) bound to its arguments; the
+  /// terminator's operands go to `results`.
+  LogicalResult runBlock(Block &block, MutableArrayRef<RuntimeValue> args,
                          SmallVectorImpl<RuntimeValue> *results);
 
 private:
@@ -166,15 +168,21 @@ LogicalResult Interpreter::fail(Operation *op, const Twine &message) {
   return failure();
 }
 
-LogicalResult Interpreter::runBlock(Block &block, ArrayRef<RuntimeValue> args,
+LogicalResult Interpreter::runBlock(Block &block,
+                                    MutableArrayRef<RuntimeValue> args,
                                     SmallVectorImpl<RuntimeValue> *results) {
   for (auto [arg, value] : llvm::zip(block.getArguments(), args))
-    env[arg] = value;
+    env[arg] = std::move(value);
   for (Operation &op : block) {
     if (op.hasTrait<OpTrait::IsTerminator>()) {
       if (results)
-        for (Value v : op.getOperands())
-          results->push_back(env[v]);
+        for (Value v : op.getOperands()) {
+          // Values of this block die with it: hand them over, don't copy.
+          // (An operand may appear twice; only its last use may move.)
+          bool local = v.getParentBlock() == &block &&
+                       llvm::count(op.getOperands(), v) == 1;
+          results->push_back(local ? std::move(env[v]) : env[v]);
+        }
       return success();
     }
     if (failed(run(op)))
@@ -383,45 +391,68 @@ LogicalResult Interpreter::blockAccess(Operation *op, Array &tile,
   for (int64_t d = 0; d < rank; ++d)
     origin[d] = offsets[d] + blockIndex[d] * block[d];
   int64_t lead = rank - tile.rank();
-  int64_t flat = 0;
+  auto describe = [&](int64_t last) {
+    std::string pos;
+    llvm::raw_string_ostream os(pos);
+    position[rank - 1] = last;
+    llvm::interleaveComma(position, os);
+    return pos;
+  };
+
+  // Walk the tile row by row (all but the last dimension), so that the range
+  // checks and the address of the memory row are computed once per row.
+  int64_t width = tile.shape.back();
+  SmallVector<int64_t> rowShape(tile.shape.begin(), tile.shape.end() - 1);
+  int64_t last = rank - 1;
+  // The columns of a row that are in range, and those also in memory.
+  int64_t colBegin = std::max<int64_t>(0, -origin[last]);
+  int64_t colEnd = std::min<int64_t>(width, bounds[last] - origin[last]);
+  int64_t memEnd = std::min<int64_t>(width, memory->shape[last] - origin[last]);
+  int64_t flatRow = 0;
   LogicalResult result = success();
-  forEachIndex(tile.shape, [&](ArrayRef<int64_t> t) {
+  forEachIndex(rowShape, [&](ArrayRef<int64_t> t) {
     if (failed(result))
       return;
-    bool inRange = true, inMemory = true;
-    for (int64_t d = 0; d < rank; ++d) {
+    bool rowInRange = true, rowInMemory = true;
+    for (int64_t d = 0; d < last; ++d) {
       position[d] = origin[d] + (d < lead ? 0 : t[d - lead]);
-      inRange &= position[d] >= 0 && position[d] < bounds[d];
-      inMemory &= position[d] >= 0 && position[d] < memory->shape[d];
+      rowInRange &= position[d] >= 0 && position[d] < bounds[d];
+      rowInMemory &= position[d] >= 0 && position[d] < memory->shape[d];
     }
-    double &elem = tile.data[flat++];
-    if (inRange && !inMemory) {
-      std::string pos;
-      llvm::raw_string_ostream os(pos);
-      llvm::interleaveComma(position, os);
-      result = fail(op, "bounds allow element [" + pos +
+    double *row = tile.data.data() + flatRow;
+    flatRow += width;
+    int64_t begin = rowInRange ? colBegin : width;
+    int64_t end = rowInRange ? std::max(colEnd, begin) : width;
+    if (begin < end && (!rowInMemory || memEnd < end)) {
+      result = fail(op, "bounds allow element [" +
+                            describe(origin[last] + (rowInMemory ? memEnd : begin)) +
                             "], which lies outside the memref");
       return;
     }
-    if (!inRange) {
-      if (!isLoad)
-        return; // stores skip out-of-range elements
-      if (padding) {
-        elem = *padding;
+    if (isLoad) {
+      bool ragged = begin > 0 || end < width;
+      if (ragged && !padding) {
+        result = fail(op, "unchecked load (no padding) reads element [" +
+                              describe(origin[last] + (begin > 0 ? 0 : end)) +
+                              "], which is out of range");
         return;
       }
-      std::string pos;
-      llvm::raw_string_ostream os(pos);
-      llvm::interleaveComma(position, os);
-      result = fail(op, "unchecked load (no padding) reads element [" + pos +
-                            "], which is out of range");
-      return;
+      if (ragged)
+        std::fill(row, row + width, *padding);
     }
-    double &cell = memory->data[memory->linear(position)];
-    if (isLoad)
-      elem = cell;
-    else
-      cell = roundTo(memory->elementType, add ? cell + elem : elem);
+    if (begin >= end)
+      return;
+    position[last] = origin[last] + begin;
+    double *cell = memory->data.data() + memory->linear(position);
+    if (isLoad) {
+      std::copy(cell, cell + (end - begin), row + begin);
+    } else if (add) {
+      for (int64_t j = begin; j < end; ++j, ++cell)
+        *cell = roundTo(memory->elementType, *cell + row[j]);
+    } else {
+      for (int64_t j = begin; j < end; ++j, ++cell)
+        *cell = roundTo(memory->elementType, row[j]);
+    }
   });
   return result;
 }
@@ -532,8 +563,9 @@ LogicalResult Interpreter::run(Operation &op) {
       })
       // Computation.
       .Case<tile::DotOp>([&](tile::DotOp dot) {
-        const Array &a = array(dot.getLhs()), &b = array(dot.getRhs());
-        Array out = array(dot.getAcc());
+        const Array &a = array(dot.getLhs()), &b = array(dot.getRhs()),
+                    &acc = array(dot.getAcc());
+        Array out(acc.elementType, acc.shape);
         int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
         // f32 products and sums, k in ascending order, as the IR states.
         std::vector<float> fa(a.data.begin(), a.data.end());
@@ -541,7 +573,7 @@ LogicalResult Interpreter::run(Operation &op) {
         std::vector<float> row(n);
         for (int64_t i = 0; i < m; ++i) {
           for (int64_t j = 0; j < n; ++j)
-            row[j] = static_cast<float>(out.data[i * n + j]);
+            row[j] = static_cast<float>(acc.data[i * n + j]);
           for (int64_t kk = 0; kk < k; ++kk) {
             float av = fa[i * k + kk];
             const float *brow = &fb[kk * n];
@@ -660,17 +692,19 @@ LogicalResult Interpreter::run(Operation &op) {
         SmallVector<RuntimeValue> carried;
         for (Value init : loop.getInitArgs())
           carried.push_back(env[init]);
+        SmallVector<RuntimeValue> args;
         Type ivType = loop.getInductionVar().getType();
         for (int64_t iv = lb; iv < ub; iv += step) {
-          SmallVector<RuntimeValue> args{Array(ivType, {}, static_cast<double>(iv))};
-          args.append(carried);
-          SmallVector<RuntimeValue> next;
-          if (failed(runBlock(*loop.getBody(), args, &next)))
+          args.clear();
+          args.push_back(Array(ivType, {}, static_cast<double>(iv)));
+          for (RuntimeValue &v : carried)
+            args.push_back(std::move(v));
+          carried.clear();
+          if (failed(runBlock(*loop.getBody(), args, &carried)))
             return failure();
-          carried = std::move(next);
         }
         for (auto [res, v] : llvm::zip(loop.getResults(), carried))
-          env[res] = v;
+          env[res] = std::move(v);
         return success();
       })
       .Case<scf::IfOp>([&](scf::IfOp branch) -> LogicalResult {
@@ -728,7 +762,8 @@ LogicalResult mlir::tiletag::exec::runKernel(
       selected &= !fixed || programId[d] == *fixed;
     if (selected) {
       Interpreter interpreter(programId, grid);
-      if (failed(interpreter.runBlock(kernel.getBody().front(), operands, nullptr)))
+      SmallVector<RuntimeValue> args(operands.begin(), operands.end());
+      if (failed(interpreter.runBlock(kernel.getBody().front(), args, nullptr)))
         return failure();
     }
     int64_t d = static_cast<int64_t>(grid.size()) - 1;
