@@ -70,7 +70,9 @@ double mlir::tiletag::exec::roundTo(Type type, double value) {
     int64_t signedValue = static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
     return static_cast<double>(signedValue);
   }
-  return value; // index
+  if (type.isIndex())
+    return std::trunc(value);
+  return value;
 }
 
 Array::Array(Type elementType, ArrayRef<int64_t> shape, double fill)

@@ -63,6 +63,10 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                << "), so its launch shape must be that constant";
     }
   }
+  for (FlatSymbolRefAttr next : launch.getThen())
+    if (!SymbolTable::lookupNearestSymbolFrom<KernelOp>(op, next.getAttr()))
+      return op->emitError() << "'" << kLaunchAttrName << "' names " << next
+                             << " in 'then', but there is no tile.kernel of that name";
   for (StringAttr name : launch.getShapeNames()) {
     bool found = false;
     for (unsigned i = 0, e = kernel.getArgumentTypes().size(); i < e; ++i)
