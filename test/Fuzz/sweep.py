@@ -70,8 +70,46 @@ def run_one(tool, name, text):
     return ok, name, why, path
 
 
+def npy_variants(rng, count):
+    """Valid, truncated and garbled .npy files for A of a 8x4 GEMM."""
+    import struct
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (8, 4), }"
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    good = (b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode()
+            + b"".join(struct.pack("<f", i) for i in range(32)))
+    out = [good[:i] for i in range(0, len(good), max(1, len(good) // 40))]
+    for _ in range(count):
+        data = bytearray(good)
+        for _ in range(rng.randrange(1, 4)):
+            i = rng.randrange(len(data))
+            data[i] = rng.randrange(256)
+        out.append(bytes(data))
+    for text in ["'descr': '>f4'", "'descr': '<c8'", "'shape': (8, -4)", "'shape': (99999999999, 4)",
+                 "'fortran_order': True", "'descr': '<f4"]:
+        key = text.split(":")[0]
+        start = good.index(key.encode())
+        end = good.index(b",", start + len(key) + 3) if "shape" not in key else good.index(b")", start) + 1
+        out.append(good[:start] + text.encode() + good[end:])
+    return out
+
+
+def run_npy(run_tool, examples, data, index):
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "A.npy"), "wb") as f:
+            f.write(data)
+        cmd = [run_tool, os.path.join(examples, "gemm.mlir"), "--size", "M=8,K=4,N=8", "--inputs", d]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            return False, "npy variant #%d" % index, "timeout", None
+        ok = proc.returncode == 0 or (proc.returncode == 2 and b"error" in proc.stderr)
+        why = None if ok else "exit %d: %s" % (proc.returncode, proc.stderr[-400:].decode(errors="replace"))
+        return ok, "npy variant #%d" % index, why, None
+
+
 def main():
     tool, examples = sys.argv[1], sys.argv[2]
+    run_tool = sys.argv[3] if len(sys.argv) > 3 else None
     rng = random.Random(20261202)
     jobs = []
     for file in sorted(os.listdir(examples)):
@@ -89,6 +127,14 @@ def main():
             if not ok:
                 failures += 1
                 print("FAIL %s (input kept at %s): %s" % (name, path, why))
+        if run_tool:
+            variants = npy_variants(rng, 60)
+            for ok, name, why, _ in pool.map(lambda iv: run_npy(run_tool, examples, iv[1], iv[0]),
+                                             enumerate(variants)):
+                if not ok:
+                    failures += 1
+                    print("FAIL %s: %s" % (name, why))
+            print("malformed .npy sweep: %d variants" % len(variants))
     print("malformed-input sweep: %d variants, %d failures" % (len(jobs), failures))
     return 1 if failures else 0
 

@@ -76,6 +76,10 @@ static cl::opt<std::string> outputsDir(
 
 namespace {
 
+/// Limits that keep a mistyped size from exhausting the machine.
+constexpr int64_t kMaxElements = int64_t{1} << 31;
+constexpr int64_t kMaxPrograms = int64_t{1} << 24;
+
 /// A usage or input error: reported, then exit status 2.
 struct UsageError {
   std::string message;
@@ -270,6 +274,7 @@ Job prepareJob(SmallVector<tile::KernelOp> kernels) {
 
   // Buffers: one per operand name, shaped by the launch attributes.
   std::mt19937_64 rng(seed);
+  int64_t totalElements = 0;
   SmallVector<std::string> order;
   for (tile::KernelOp k : job.kernels) {
     tile::LaunchAttr launch = launchOf(k);
@@ -284,6 +289,15 @@ Job prepareJob(SmallVector<tile::KernelOp> kernels) {
         if (d < 0)
           throw UsageError{"operand " + name + " of @" + k.getSymName().str() +
                            " gets a negative size with these problem sizes"};
+      int64_t elements = 1;
+      for (int64_t d : shape)
+        elements = d == 0 ? 0 : (elements > kMaxElements / d ? kMaxElements + 1 : elements * d);
+      totalElements += elements;
+      if (elements > kMaxElements || totalElements > kMaxElements)
+        throw UsageError{"the operands would hold more than " +
+                         std::to_string(kMaxElements) +
+                         " elements at these sizes; the CPU oracle is for "
+                         "checking, pick smaller sizes"};
       if (Buffer existing = job.buffers.lookup(name)) {
         if (existing->shape != shape || existing->elementType != memref.getElementType())
           throw UsageError{"operand " + name + " has different shapes or element "
@@ -360,6 +374,12 @@ bool runJob(const Job &job, ArrayRef<tile::KernelOp> kernels,
     tile::LaunchAttr launch = launchOf(k);
     SmallVector<int64_t> grid =
         launch.evaluateGrid(sizesFor(launch, job.sizeNames, job.sizeValues));
+    int64_t programs = 1;
+    for (int64_t g : grid)
+      programs = g <= 0 ? 0 : std::min(kMaxPrograms + 1, programs * g);
+    if (programs > kMaxPrograms)
+      throw UsageError{"@" + k.getSymName().str() + " would launch more than " +
+                       std::to_string(kMaxPrograms) + " programs at these sizes"};
     ArrayRef<std::optional<int64_t>> only = job.onlyProgram;
     if (static_cast<int64_t>(only.size()) > k.getGridAttr().getInt())
       only = only.take_front(k.getGridAttr().getInt());
