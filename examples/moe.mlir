@@ -30,8 +30,13 @@ tile.kernel @moe_grouped_gemm(%X: memref<?x?xbf16> {tile.name = "X"},
   %pe1 = arith.addi %pe, %c1 : index
   %row0_i32 = memref.load %offsets[%pe] : memref<?xi32>
   %row1_i32 = memref.load %offsets[%pe1] : memref<?xi32>
-  %row0 = arith.index_cast %row0_i32 : i32 to index
-  %row1 = arith.index_cast %row1_i32 : i32 to index
+  // The routing table is data: clamp it to the token rows so that no
+  // offsets array can send a tile past X, gate or Y.
+  %T = memref.dim %X, %c0 : memref<?x?xbf16>
+  %row0_raw = arith.index_cast %row0_i32 : i32 to index
+  %row1_raw = arith.index_cast %row1_i32 : i32 to index
+  %row1 = arith.minui %row1_raw, %T : index
+  %row0 = arith.minui %row0_raw, %row1 : index
   %rows = arith.subi %row1, %row0 : index
   %first = arith.muli %pm, %c64 : index
   %active = arith.cmpi ult, %first, %rows : index

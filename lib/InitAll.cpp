@@ -12,6 +12,7 @@
 #include "TileTag/Dialect/Tag/Transforms/Passes.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 #include "TileTag/Dialect/Tile/Transforms/Passes.h"
+#include "TileTag/Verification/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -55,6 +56,7 @@ void mlir::tiletag::registerTileTagPasses() {
   tile::registerTileTagTilePasses();
   tag::registerTileTagTagPasses();
   schedule::registerTileTagSchedulePasses();
+  verify::registerTileTagVerificationPasses();
 }
 
 void mlir::tiletag::registerAllPasses() {

@@ -43,11 +43,16 @@ LogicalResult LabelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult TagDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
+  if (attr.getName() == kVerifiedAttrName) {
+    if (!llvm::isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << kVerifiedAttrName << "' is a unit attribute";
+    return success();
+  }
   if (attr.getName() != kLabelsAttrName)
     return op->emitError() << "unknown tag dialect attribute '"
                            << attr.getName().getValue()
                            << "'; the tag dialect defines '" << kLabelsAttrName
-                           << "'";
+                           << "' and '" << kVerifiedAttrName << "'";
   auto labels = llvm::dyn_cast<ArrayAttr>(attr.getValue());
   if (!labels || labels.empty() ||
       !llvm::all_of(labels, [](Attribute a) { return llvm::isa<LabelAttr>(a); }))

@@ -41,6 +41,8 @@ def Tag_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// The discardable attribute that attaches tags to any operation.
     static constexpr ::llvm::StringLiteral kLabelsAttrName = "tag.labels";
+    /// Set on a kernel whose tag assertions --tiletag-verify-tags proved.
+    static constexpr ::llvm::StringLiteral kVerifiedAttrName = "tag.verified";
   }];
 }
 

@@ -1,0 +1,48 @@
+//===- Passes.td - verification passes ---------------------*- tablegen -*-===//
+//
+// Part of the TileTag project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILETAG_VERIFICATION_PASSES_TD
+#define TILETAG_VERIFICATION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def VerifyTagsPass : Pass<"tiletag-verify-tags", "::mlir::ModuleOp"> {
+  let summary = "Prove every tag assertion with Z3, for every problem size";
+  let description = [{
+    Builds the symbolic model of each `tile.kernel` (program ids, problem
+    sizes and loop variables as Z3 integers; the `tile.launch` contract
+    relates sizes, operand shapes and the grid), propagates tags through
+    computations, `scf.for` iter_args (by induction: a candidate invariant
+    from the yield, checked against the init; otherwise the union over the
+    iterations so far), `scf.if` results (path-insensitive join) and shared
+    memory (a read carries the tags of the last write to its slot in
+    sequential order, found with a quantified last-writer query), and proves
+    each `tag.assert*`. It also proves that unchecked loads stay in range,
+    that `bounds` never exceed the memref, that slot indices stay in the
+    buffer, and that no read finds a slot without an earlier write.
+
+    A failed proof is an error at the assertion with a note naming a
+    concrete counterexample (program ids, sizes, loop variables, the tag
+    fields and the write that reached the read) and the `tiletag-run` flags
+    that replay it. UNKNOWN or a timeout is an error ("could not prove").
+    On success each kernel gets the `tag.verified` attribute.
+
+    Example: `tiletag-opt --tiletag-verify-tags examples/gemm.mlir`;
+    `--tiletag-verify-tags=stats=1` reports the queries and the time.
+  }];
+  let options = [
+    Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"10000",
+           "Z3 time limit per query, in milliseconds">,
+    Option<"dumpSmtDir", "dump-smt", "std::string", /*default=*/"\"\"",
+           "Write every query as SMT-LIB into this directory "
+           "(also --tiletag-dump-smt=DIR)">,
+    Option<"printStats", "stats", "bool", /*default=*/"false",
+           "Report, per kernel, the assertions and obligations proved, the "
+           "number of Z3 queries and the time (as a remark)">,
+  ];
+}
+
+#endif // TILETAG_VERIFICATION_PASSES_TD

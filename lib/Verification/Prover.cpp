@@ -1,0 +1,61 @@
+//===- Prover.cpp - discharging verification conditions with Z3 -----------===//
+//
+// Part of the TileTag project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileTag/Verification/Prover.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir::tiletag::verify;
+
+Prover::Prover(z3::context &ctx, unsigned timeoutMs, std::string dumpDir,
+               std::string dumpPrefix)
+    : ctx(ctx), timeoutMs(timeoutMs), dumpDir(std::move(dumpDir)),
+      dumpPrefix(std::move(dumpPrefix)) {}
+
+Verdict Prover::check(const z3::expr &formula, llvm::StringRef what) {
+  auto start = std::chrono::steady_clock::now();
+  z3::solver solver(ctx);
+  z3::params params(ctx);
+  params.set("timeout", timeoutMs);
+  solver.set(params);
+  solver.add(formula);
+  if (!dumpDir.empty()) {
+    llvm::sys::fs::create_directories(dumpDir);
+    llvm::SmallString<128> path(dumpDir);
+    llvm::sys::path::append(path, dumpPrefix + "-" + std::to_string(queries) + ".smt2");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (!ec)
+      os << "; " << what << "\n" << solver.to_smt2();
+  }
+  ++queries;
+  Verdict verdict{Verdict::Unknown, std::nullopt, ""};
+  try {
+    switch (solver.check()) {
+    case z3::unsat:
+      verdict.kind = Verdict::Unsat;
+      break;
+    case z3::sat:
+      verdict.kind = Verdict::Sat;
+      verdict.model = solver.get_model();
+      break;
+    case z3::unknown:
+      verdict.reason = solver.reason_unknown();
+      break;
+    }
+  } catch (const z3::exception &e) {
+    verdict.reason = e.msg();
+  }
+  millis += std::chrono::duration<double, std::milli>(
+                std::chrono::steady_clock::now() - start)
+                .count();
+  return verdict;
+}
+

@@ -1,0 +1,845 @@
+//===- VerifyTags.cpp - prove tag assertions with Z3 ----------------------===//
+//
+// Part of the TileTag project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
+#include "TileTag/Dialect/Tag/IR/TagOps.h"
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+#include "TileTag/Verification/Passes.h"
+#include "TileTag/Verification/Prover.h"
+#include "TileTag/Verification/SymbolicModel.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/IntegerSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+
+namespace mlir::tiletag::verify {
+#define GEN_PASS_DEF_VERIFYTAGSPASS
+#include "TileTag/Verification/Passes.h.inc"
+} // namespace mlir::tiletag::verify
+
+using namespace mlir;
+using namespace mlir::tiletag;
+using namespace mlir::tiletag::verify;
+
+static llvm::cl::opt<std::string> clDumpSmt(
+    "tiletag-dump-smt",
+    llvm::cl::desc("Write every query of the TileTag checkers as SMT-LIB into this directory"),
+    llvm::cl::value_desc("dir"), llvm::cl::init(""));
+
+namespace {
+
+/// One way a value may carry a tag: the fields, over existentially bound
+/// variables (earlier iterations, the iteration of the write that reached a
+/// read) that satisfy `when`.
+struct TagFamily {
+  std::string name;
+  int self = -1; // >= 0: stands for the tags of loop-carried value #self
+  std::vector<z3::expr> fields;
+  std::vector<z3::expr> bound;
+  z3::expr when;
+  Operation *origin = nullptr; // what attached the tag
+  Operation *writer = nullptr; // the write a memory read got it from
+  std::vector<std::pair<std::string, z3::expr>> writerIteration;
+};
+using TagSet = std::vector<TagFamily>;
+
+/// A ghost field value read by tag.field: a symbol and its definition.
+struct Field {
+  z3::expr symbol;
+  z3::expr definition;
+  tag::FieldOp op;
+  TagSet families;
+};
+
+std::string lineOf(Operation *op) {
+  if (auto file = llvm::dyn_cast<FileLineColLoc>(op->getLoc()))
+    return "line " + std::to_string(file.getLine());
+  return "an unknown location";
+}
+
+std::string fileOf(Operation *op) {
+  if (auto file = llvm::dyn_cast<FileLineColLoc>(op->getLoc()))
+    return file.getFilename().str();
+  return "FILE";
+}
+
+class TagChecker {
+public:
+  TagChecker(tile::KernelOp kernel, z3::context &ctx, Prover &prover)
+      : ctx(ctx), model(kernel, ctx), prover(prover), main{"", {}} {}
+
+  LogicalResult run() {
+    analyzeBlock(model.getKernel().getBody().front());
+    return failed ? failure() : success();
+  }
+
+  unsigned assertions = 0, obligations = 0;
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Tag sets
+  //===--------------------------------------------------------------------===//
+
+  TagSet &tagsOf(Value v) { return tags[v]; }
+
+  TagFamily plain(StringRef name, std::vector<z3::expr> fields, Operation *origin) {
+    TagFamily t{name.str(), -1, std::move(fields), {}, ctx.bool_val(true), origin, nullptr, {}};
+    return t;
+  }
+
+  static void append(TagSet &into, const TagSet &from) {
+    into.insert(into.end(), from.begin(), from.end());
+  }
+
+  /// `t` with `from` replaced by `to` in its fields and condition.
+  TagFamily substitute(const TagFamily &t, const z3::expr &from, const z3::expr &to) {
+    TagFamily r = t;
+    z3::expr_vector src(ctx), dst(ctx);
+    src.push_back(from);
+    dst.push_back(to);
+    for (z3::expr &f : r.fields)
+      f = f.substitute(src, dst);
+    r.when = r.when.substitute(src, dst);
+    for (auto &[name, e] : r.writerIteration)
+      e = e.substitute(src, dst);
+    return r;
+  }
+
+  void addLabels(Operation *op) {
+    auto labels = op->getAttrOfType<ArrayAttr>(tag::TagDialect::kLabelsAttrName);
+    if (!labels || op->getNumResults() == 0)
+      return;
+    std::vector<z3::expr> dims;
+    for (Value operand : op->getOperands())
+      if (operand.getType().isIndex())
+        dims.push_back(model.term(operand, main));
+    for (auto label : labels.getAsRange<tag::LabelAttr>()) {
+      std::vector<z3::expr> fields;
+      for (AffineExpr e : label.getFields().getResults())
+        fields.push_back(model.affine(e, dims));
+      tagsOf(op->getResult(0)).push_back(plain(label.getName(), fields, op));
+    }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Queries and reports
+  //===--------------------------------------------------------------------===//
+
+  z3::expr context(Operation *op) {
+    return model.executes(op, main) && model.assumptions();
+  }
+
+  /// Proves `claim` where `op` executes; reports a failure at `op`.
+  bool prove(Operation *op, const z3::expr &facts, const z3::expr &claim,
+             StringRef what, ArrayRef<Field *> fieldsUsed = {}) {
+    if (!discharge)
+      return true;
+    Verdict v = prover.check(facts && !claim, what);
+    if (v.kind == Verdict::Unsat)
+      return true;
+    failed = true;
+    if (v.kind == Verdict::Unknown) {
+      mlir::emitError(op->getLoc()) << "could not prove " << what << ": Z3 answered unknown ("
+                      << v.reason << "); raise timeout-ms or simplify the index "
+                      << "arithmetic (problem sizes must stay symbolic, tile "
+                      << "sizes and stages constant)";
+      return false;
+    }
+    InFlightDiagnostic diag = mlir::emitError(op->getLoc()) << what << " does not hold";
+    report(diag, op, *v.model, fieldsUsed);
+    return false;
+  }
+
+  void report(InFlightDiagnostic &diag, Operation *op, const z3::model &m,
+              ArrayRef<Field *> fieldsUsed) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "counterexample:";
+    for (const Symbol &s : model.symbols()) {
+      StringRef name = s.name;
+      if (name.contains('#') || name.contains('@') || name.contains('['))
+        continue;
+      os << " " << s.name << " = " << evalString(m, s.expr) << ";";
+    }
+    for (scf::ForOp loop : model.loops(op))
+      os << " " << model.loopName(loop) << " = "
+         << evalString(m, model.inductionVar(loop, main)) << ";";
+    diag.attachNote(op->getLoc()) << text;
+    for (Field *f : fieldsUsed) {
+      std::string ftext;
+      llvm::raw_string_ostream fs(ftext);
+      fs << "field " << f->op.getIndexAttr().getInt() << " of the \""
+         << f->op.getName() << "\" tag read here is "
+         << evalString(m, f->symbol);
+      int64_t index = f->op.getIndexAttr().getInt();
+      for (const TagFamily &t : f->families) {
+        if (index >= static_cast<int64_t>(t.fields.size()) ||
+            !m.eval(f->symbol == t.fields[index], true).is_true())
+          continue;
+        fs << ": the value carries " << t.name << "(";
+        llvm::interleaveComma(t.fields, fs, [&](const z3::expr &e) { fs << evalString(m, e); });
+        fs << ")";
+        if (t.writer) {
+          fs << ", written by the " << t.writer->getName() << " at "
+             << lineOf(t.writer);
+          if (!t.writerIteration.empty()) {
+            fs << " when";
+            for (auto &[name, e] : t.writerIteration)
+              fs << " " << name << " = " << evalString(m, e);
+          }
+        } else if (t.origin) {
+          fs << " from the " << t.origin->getName() << " at " << lineOf(t.origin);
+        }
+        break;
+      }
+      diag.attachNote(f->op.getLoc()) << ftext;
+    }
+    diag.attachNote() << "replay on the CPU: tiletag-run " << fileOf(op)
+                      << " --kernel " << model.getKernel().getSymName()
+                      << model.replayFlags(m);
+  }
+
+  /// The fields a claim reads (by their symbols), with their definitions.
+  void fieldsIn(const z3::expr &e, std::vector<Field *> &out) {
+    if (e.is_app()) {
+      if (e.num_args() == 0) {
+        auto it = fields.find(e.decl().name().str());
+        if (it != fields.end() && !llvm::is_contained(out, &it->second))
+          out.push_back(&it->second);
+      }
+      for (unsigned i = 0; i < e.num_args(); ++i)
+        fieldsIn(e.arg(i), out);
+    } else if (e.is_quantifier()) {
+      fieldsIn(e.body(), out);
+    }
+  }
+
+  void checkAssertion(Operation *op, const z3::expr &claim, StringRef what) {
+    if (!discharge)
+      return;
+    std::vector<Field *> used;
+    fieldsIn(claim, used);
+    z3::expr facts = context(op);
+    for (Field *f : used)
+      facts = facts && f->definition;
+    if (used.size() > 1) {
+      Verdict v = prover.check(facts, "the tags this assertion reads exist together");
+      if (v.kind == Verdict::Unsat) {
+        mlir::emitError(op->getLoc()) << what << " reads tag fields that never exist together "
+                        << "where it executes, so it states nothing";
+        failed = true;
+        return;
+      }
+    }
+    if (prove(op, facts, claim, what, used))
+      ++assertions;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Memory
+  //===--------------------------------------------------------------------===//
+
+  /// The slot indices a write stores into, or none if `w` does not write
+  /// `buffer`.
+  std::optional<ValueRange> slotsWritten(Operation *w, Value buffer) {
+    if (auto copy = llvm::dyn_cast<tile::CopyOp>(w))
+      if (copy.isGlobalToShared() && copy.getDest() == buffer)
+        return ValueRange(copy.getDestIndices());
+    if (auto write = llvm::dyn_cast<tile::WriteOp>(w))
+      if (write.getBuffer() == buffer)
+        return ValueRange(write.getIndices());
+    return std::nullopt;
+  }
+
+  z3::expr sameSlot(ValueRange a, Instance &ia, ValueRange b, Instance &ib) {
+    z3::expr eq = ctx.bool_val(true);
+    for (auto [x, y] : llvm::zip(a, b))
+      eq = eq && model.term(x, ia) == model.term(y, ib);
+    return eq;
+  }
+
+  std::vector<z3::expr> loopVars(Operation *op, Instance &inst) {
+    std::vector<z3::expr> vars;
+    for (scf::ForOp loop : model.loops(op))
+      vars.push_back(model.inductionVar(loop, inst));
+    return vars;
+  }
+
+  /// The tags of data read from slot `slots` of `buffer` by `reader`: those
+  /// of the last write to that slot before the read, in sequential order.
+  TagSet memoryTags(Operation *reader, Value buffer, ValueRange slots) {
+    SmallVector<Operation *> writers;
+    model.getKernel().walk([&](Operation *op) {
+      if (slotsWritten(op, buffer))
+        writers.push_back(op);
+    });
+    TagSet result;
+    z3::expr someWriter = ctx.bool_val(false);
+    z3::expr noWriter = ctx.bool_val(true);
+    for (Operation *w : writers) {
+      Instance iw{"@w" + std::to_string(instanceCounter++), {}};
+      z3::expr happened = model.executes(w, iw) &&
+                          sameSlot(*slotsWritten(w, buffer), iw, slots, main) &&
+                          model.before(w, iw, reader, main);
+      std::vector<z3::expr> wVars = loopVars(w, iw);
+      z3::expr_vector wv(ctx);
+      for (auto &e : wVars)
+        wv.push_back(e);
+      noWriter = noWriter && (wVars.empty() ? !happened : z3::forall(wv, !happened));
+      // No other write to the slot comes between this one and the read.
+      z3::expr last = happened;
+      for (Operation *w2 : writers) {
+        Instance i2{"@x" + std::to_string(instanceCounter++), {}};
+        z3::expr later = model.executes(w2, i2) &&
+                         sameSlot(*slotsWritten(w2, buffer), i2, slots, main) &&
+                         model.before(w2, i2, reader, main) &&
+                         model.before(w, iw, w2, i2);
+        std::vector<z3::expr> vars2 = loopVars(w2, i2);
+        z3::expr_vector v2(ctx);
+        for (auto &e : vars2)
+          v2.push_back(e);
+        last = last && (vars2.empty() ? !later : z3::forall(v2, !later));
+      }
+      // The data the write stored.
+      TagSet data;
+      if (auto copy = llvm::dyn_cast<tile::CopyOp>(w)) {
+        if (auto arg = llvm::dyn_cast<BlockArgument>(copy.getSource());
+            arg && arg.getOwner()->getParentOp() == model.getKernel().getOperation()) {
+          std::vector<z3::expr> fields;
+          for (Value i : copy.getSourceIndices())
+            fields.push_back(model.term(i, iw));
+          data.push_back(plain(model.getKernel().getOperandName(arg.getArgNumber()), fields, copy));
+        }
+      } else if (auto write = llvm::dyn_cast<tile::WriteOp>(w)) {
+        auto it = tags.find(write.getValue());
+        if (it != tags.end()) {
+          for (TagFamily t : it->second) {
+            for (scf::ForOp loop : model.loops(w))
+              t = substitute(t, model.inductionVar(loop, main), model.inductionVar(loop, iw));
+            data.push_back(t);
+          }
+        }
+      }
+      std::vector<std::pair<std::string, z3::expr>> iteration;
+      for (scf::ForOp loop : model.loops(w))
+        iteration.push_back({model.loopName(loop), model.inductionVar(loop, iw)});
+      for (TagFamily &t : data) {
+        t.bound.insert(t.bound.end(), wVars.begin(), wVars.end());
+        t.when = t.when && last;
+        t.writer = w;
+        t.writerIteration = iteration;
+        result.push_back(t);
+      }
+      someWriter = someWriter || happened;
+    }
+    // Every read must find an earlier write: otherwise it reads garbage.
+    if (discharge) {
+      Verdict v = prover.check(context(reader) && noWriter,
+                               "an earlier write filled the slot this read reads");
+      if (v.kind == Verdict::Sat) {
+        failed = true;
+        InFlightDiagnostic diag = mlir::emitError(reader->getLoc())
+                                  << "reads a shared-buffer slot that no earlier "
+                                     "write filled (uninitialized data)";
+        report(diag, reader, *v.model, {});
+      } else if (v.kind == Verdict::Unknown) {
+        failed = true;
+        mlir::emitError(reader->getLoc()) << "could not prove that an earlier write filled the "
+                               "slot this read reads: Z3 answered unknown ("
+                            << v.reason << ")";
+      } else {
+        ++obligations;
+      }
+    }
+    return result;
+  }
+
+  /// Unchecked loads stay in range; bounds stay inside the memref.
+  void checkBlockAccess(Operation *op, Value memref, ShapedType tile,
+                        ValueRange indices, ValueRange offsets, ValueRange bounds,
+                        bool unchecked) {
+    if (!discharge)
+      return;
+    auto type = llvm::cast<MemRefType>(memref.getType());
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> block = tile::blockShape(tile.getShape(), rank);
+    z3::expr inRange = ctx.bool_val(true), boundsInside = ctx.bool_val(true);
+    for (int64_t d = 0; d < rank; ++d) {
+      z3::expr dim = model.dimension(memref, d);
+      z3::expr bound = bounds.empty() ? dim : model.term(bounds[d], main);
+      z3::expr origin = model.term(indices[d], main) * ctx.int_val(static_cast<int64_t>(block[d]));
+      if (!offsets.empty())
+        origin = origin + model.term(offsets[d], main);
+      inRange = inRange && origin >= 0 && origin + ctx.int_val(static_cast<int64_t>(block[d])) <= bound;
+      boundsInside = boundsInside && bound <= dim;
+    }
+    z3::expr facts = context(op);
+    if (!bounds.empty() && prove(op, facts, boundsInside, "'bounds' stay inside the memref"))
+      ++obligations;
+    if (unchecked && prove(op, facts, inRange,
+                           "the unchecked access (no padding) stays in range"))
+      ++obligations;
+  }
+
+  void checkSlots(Operation *op, Value buffer, ValueRange slots) {
+    if (!discharge)
+      return;
+    auto type = llvm::cast<MemRefType>(buffer.getType());
+    z3::expr ok = ctx.bool_val(true);
+    for (auto [d, s] : llvm::enumerate(slots)) {
+      z3::expr t = model.term(s, main);
+      ok = ok && t >= 0 && t < ctx.int_val(static_cast<int64_t>(type.getDimSize(d)));
+    }
+    if (prove(op, context(op), ok, "the slot index stays inside the buffer"))
+      ++obligations;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Propagation
+  //===--------------------------------------------------------------------===//
+
+  void analyzeBlock(Block &block) {
+    for (Operation &op : block)
+      analyzeOp(&op);
+  }
+
+  TagSet yieldTags(Region &region, unsigned i) {
+    if (region.empty())
+      return {};
+    Operation *term = region.front().getTerminator();
+    if (i >= term->getNumOperands())
+      return {};
+    return tagsOf(term->getOperand(i));
+  }
+
+  void analyzeOp(Operation *op) {
+    llvm::TypeSwitch<Operation *>(op)
+        .Case<tile::LoadOp>([&](tile::LoadOp load) {
+          if (auto arg = llvm::dyn_cast<BlockArgument>(load.getSource());
+              arg && arg.getOwner()->getParentOp() == model.getKernel().getOperation()) {
+            std::vector<z3::expr> fields;
+            for (Value i : load.getIndices())
+              fields.push_back(model.term(i, main));
+            tagsOf(load).push_back(
+                plain(model.getKernel().getOperandName(arg.getArgNumber()), fields, load));
+          }
+          checkBlockAccess(load, load.getSource(), load.getType(), load.getIndices(),
+                           load.getOffsets(), load.getBounds(), !load.getPaddingAttr());
+        })
+        .Case<tile::StoreOp>([&](tile::StoreOp store) {
+          checkBlockAccess(store, store.getDest(), store.getValue().getType(),
+                           store.getIndices(), store.getOffsets(), store.getBounds(),
+                           /*unchecked=*/false);
+        })
+        .Case<tile::CopyOp>([&](tile::CopyOp copy) {
+          bool toShared = copy.isGlobalToShared();
+          Value shared = toShared ? copy.getDest() : copy.getSource();
+          Value global = toShared ? copy.getSource() : copy.getDest();
+          ValueRange slots = toShared ? copy.getDestIndices() : copy.getSourceIndices();
+          auto tile = RankedTensorType::get(
+              tile::slotTileShape(llvm::cast<MemRefType>(shared.getType()), slots.size()),
+              llvm::cast<MemRefType>(shared.getType()).getElementType());
+          checkBlockAccess(copy, global, tile,
+                           toShared ? copy.getSourceIndices() : copy.getDestIndices(),
+                           copy.getOffsets(), copy.getBounds(),
+                           toShared && !copy.getPaddingAttr());
+          checkSlots(copy, shared, slots);
+        })
+        .Case<tile::ReadOp>([&](tile::ReadOp read) {
+          checkSlots(read, read.getBuffer(), read.getIndices());
+          tagsOf(read) = memoryTags(read, read.getBuffer(), read.getIndices());
+        })
+        .Case<tile::WriteOp>([&](tile::WriteOp write) {
+          checkSlots(write, write.getBuffer(), write.getIndices());
+        })
+        .Case<tag::AttachOp>([&](tag::AttachOp attach) {
+          TagSet set = tagsOf(attach.getValue());
+          std::vector<z3::expr> fields;
+          for (Value f : attach.getFields())
+            fields.push_back(model.term(f, main));
+          set.push_back(plain(attach.getName(), fields, attach));
+          tagsOf(attach) = set;
+        })
+        .Case<tag::FieldOp>([&](tag::FieldOp field) { defineField(field); })
+        .Case<tag::AssertOp>([&](tag::AssertOp a) {
+          z3::expr l = model.term(a.getLhs(), main), r = model.term(a.getRhs(), main);
+          z3::expr claim = ctx.bool_val(true);
+          switch (a.getPredicate()) {
+          case tag::Predicate::eq: claim = l == r; break;
+          case tag::Predicate::ne: claim = l != r; break;
+          case tag::Predicate::lt: claim = l < r; break;
+          case tag::Predicate::le: claim = l <= r; break;
+          case tag::Predicate::gt: claim = l > r; break;
+          case tag::Predicate::ge: claim = l >= r; break;
+          }
+          checkAssertion(a, claim, describe(a, a.getMessage()));
+        })
+        .Case<tag::AssertRangeOp>([&](tag::AssertRangeOp a) {
+          z3::expr v = model.term(a.getValue(), main);
+          checkAssertion(a, model.term(a.getLower(), main) <= v && v < model.term(a.getUpper(), main),
+                         describe(a, a.getMessage()));
+        })
+        .Case<tag::AssertAffineOp>([&](tag::AssertAffineOp a) {
+          IntegerSet set = a.getCondition();
+          std::vector<z3::expr> dims, syms;
+          for (auto [i, v] : llvm::enumerate(a.getOperands()))
+            (i < set.getNumDims() ? dims : syms).push_back(model.term(v, main));
+          z3::expr claim = ctx.bool_val(true);
+          for (unsigned c = 0; c < set.getNumConstraints(); ++c) {
+            z3::expr e = model.affine(set.getConstraint(c), dims, syms);
+            claim = claim && (set.isEq(c) ? e == 0 : e >= 0);
+          }
+          checkAssertion(a, claim, describe(a, a.getMessage()));
+        })
+        .Case<tag::AssertCarriesOp>([&](tag::AssertCarriesOp a) { checkCarries(a); })
+        .Case<scf::ForOp>([&](scf::ForOp loop) { analyzeLoop(loop); })
+        .Case<scf::IfOp>([&](scf::IfOp branch) {
+          analyzeBlock(branch.getThenRegion().front());
+          if (!branch.getElseRegion().empty())
+            analyzeBlock(branch.getElseRegion().front());
+          for (auto [i, r] : llvm::enumerate(branch.getResults())) {
+            TagSet set = yieldTags(branch.getThenRegion(), i);
+            append(set, yieldTags(branch.getElseRegion(), i));
+            tagsOf(r) = set;
+          }
+        })
+        .Case<schedule::RoleOp, schedule::AsyncOp>([&](Operation *o) {
+          analyzeBlock(o->getRegion(0).front());
+          for (auto [i, r] : llvm::enumerate(o->getResults()))
+            tagsOf(r) = yieldTags(o->getRegion(0), i);
+        })
+        .Default([&](Operation *o) {
+          // Computations: results carry the tags of all operands.
+          for (Region &region : o->getRegions())
+            for (Block &b : region)
+              analyzeBlock(b);
+          TagSet set;
+          for (Value operand : o->getOperands()) {
+            auto it = tags.find(operand);
+            if (it != tags.end())
+              append(set, it->second);
+          }
+          for (Value r : o->getResults())
+            if (llvm::isa<ShapedType>(r.getType()) || !set.empty())
+              tagsOf(r) = set;
+        });
+    addLabels(op);
+  }
+
+  std::string describe(Operation *op, std::optional<StringRef> message) {
+    std::string text = "assertion";
+    if (message)
+      text += " \"" + message->str() + "\"";
+    return text;
+  }
+
+  void defineField(tag::FieldOp field) {
+    TagSet families;
+    for (const TagFamily &t : tagsOf(field.getValue()))
+      if (t.name == field.getName() && t.self < 0)
+        families.push_back(t);
+    z3::expr symbol = ctx.int_const(("field#" + std::to_string(fieldCounter++)).c_str());
+    z3::expr definition = ctx.bool_val(false);
+    int64_t index = field.getIndexAttr().getInt();
+    bool arity = true;
+    for (const TagFamily &t : families) {
+      if (index >= static_cast<int64_t>(t.fields.size())) {
+        arity = false;
+        continue;
+      }
+      // Bound variables stay free constants: the definition lives in
+      // existential queries, where that is their meaning.
+      definition = definition || (t.when && symbol == t.fields[index]);
+    }
+    std::string key = symbol.decl().name().str();
+    fields.emplace(key, Field{symbol, definition, field, families});
+    main.memo.erase(field.getResult().getAsOpaquePointer());
+    main.memo.emplace(field.getResult().getAsOpaquePointer(), symbol);
+    if (!discharge)
+      return;
+    if (families.empty() || !arity) {
+      failed = true;
+      InFlightDiagnostic diag = mlir::emitError(field.getLoc());
+      if (families.empty())
+        diag << "the value carries no \"" << field.getName() << "\" tag here";
+      else
+        diag << "the \"" << field.getName() << "\" tag has fewer than "
+             << index + 1 << " fields";
+      std::string names;
+      for (const TagFamily &t : tagsOf(field.getValue()))
+        if (t.self < 0 && !llvm::StringRef(names).contains(t.name))
+          names += (names.empty() ? "" : ", ") + t.name;
+      diag.attachNote() << "it carries: " << (names.empty() ? "no tags" : names);
+      return;
+    }
+    Verdict v = prover.check(context(field) && definition,
+                             "the value carries the tag where the field is read");
+    if (v.kind == Verdict::Unsat) {
+      failed = true;
+      mlir::emitError(field.getLoc()) << "the value never carries a \"" << field.getName()
+                        << "\" tag where this field is read";
+    } else if (v.kind == Verdict::Unknown) {
+      failed = true;
+      mlir::emitError(field.getLoc()) << "could not decide whether the value carries a \""
+                        << field.getName() << "\" tag here: " << v.reason;
+    }
+  }
+
+  void checkCarries(tag::AssertCarriesOp a) {
+    if (!discharge)
+      return;
+    std::vector<z3::expr> wanted;
+    for (Value f : a.getFields())
+      wanted.push_back(model.term(f, main));
+    // Negation: no family has a member with these fields here.
+    z3::expr none = ctx.bool_val(true);
+    bool anyName = false;
+    for (const TagFamily &t : tagsOf(a.getValue())) {
+      if (t.self >= 0 || t.name != a.getName())
+        continue;
+      anyName = true;
+      if (t.fields.size() != wanted.size())
+        continue;
+      z3::expr match = t.when;
+      for (auto [x, y] : llvm::zip(t.fields, wanted))
+        match = match && x == y;
+      z3::expr_vector vars(ctx);
+      for (const z3::expr &b : t.bound)
+        vars.push_back(b);
+      none = none && (t.bound.empty() ? !match : z3::forall(vars, !match));
+    }
+    std::string what = describe(a, a.getMessage());
+    if (!anyName) {
+      failed = true;
+      mlir::emitError(a.getLoc()) << what << " fails: the value carries no \"" << a.getName()
+                    << "\" tag at all";
+      return;
+    }
+    // prove(facts, claim) checks facts && !claim: pass the negation directly.
+    Verdict v = prover.check(context(a) && none, what);
+    if (v.kind == Verdict::Unsat) {
+      ++assertions;
+      return;
+    }
+    failed = true;
+    if (v.kind == Verdict::Unknown) {
+      mlir::emitError(a.getLoc()) << "could not prove " << what << ": Z3 answered unknown ("
+                    << v.reason << ")";
+      return;
+    }
+    InFlightDiagnostic diag = mlir::emitError(a.getLoc()) << what << " does not hold";
+    const z3::model &m = *v.model;
+    std::string expected;
+    llvm::raw_string_ostream es(expected);
+    es << "expected " << a.getName() << "(";
+    llvm::interleaveComma(wanted, es, [&](const z3::expr &e) { es << evalString(m, e); });
+    es << ")";
+    diag.attachNote(a.getLoc()) << expected;
+    report(diag, a, m, {});
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Loops
+  //===--------------------------------------------------------------------===//
+
+  static bool hasSelf(const TagSet &set) {
+    return llvm::any_of(set, [](const TagFamily &t) { return t.self >= 0; });
+  }
+
+  /// The tags of `own` for every iteration k' with lb <= k' < end.
+  TagSet overIterations(const TagSet &own, const z3::expr &iv, const z3::expr &lb,
+                        const z3::expr &end, const z3::expr &step, bool unitStep) {
+    TagSet out;
+    for (const TagFamily &t : own) {
+      if (t.self >= 0)
+        continue;
+      z3::expr k = model.fresh("iteration");
+      TagFamily f = substitute(t, iv, k);
+      f.bound.push_back(k);
+      f.when = f.when && k >= lb && k < end;
+      if (!unitStep)
+        f.when = f.when && z3::mod(k - lb, step) == 0;
+      out.push_back(f);
+    }
+    return out;
+  }
+
+  /// Whether the two tag sets are equal, family by family in order (only
+  /// for families without bound variables), wherever `facts` hold.
+  bool equalSets(const TagSet &a, const TagSet &b, const z3::expr &facts) {
+    if (a.size() != b.size())
+      return false;
+    z3::expr same = ctx.bool_val(true);
+    for (auto [x, y] : llvm::zip(a, b)) {
+      if (x.name != y.name || x.self >= 0 || y.self >= 0 || !x.bound.empty() ||
+          !y.bound.empty() || x.fields.size() != y.fields.size())
+        return false;
+      same = same && x.when == y.when;
+      for (auto [f, g] : llvm::zip(x.fields, y.fields))
+        same = same && f == g;
+    }
+    return prover.check(facts && !same, "loop invariant: base case").kind == Verdict::Unsat;
+  }
+
+  void analyzeLoop(scf::ForOp loop) {
+    Block *body = loop.getBody();
+    unsigned n = loop.getNumRegionIterArgs();
+    std::vector<TagSet> inits(n);
+    for (unsigned j = 0; j < n; ++j)
+      inits[j] = tagsOf(loop.getInitArgs()[j]);
+
+    // Pass 1: what the body yields, with placeholders for the carried tags.
+    bool saved = discharge;
+    discharge = false;
+    for (unsigned j = 0; j < n; ++j) {
+      TagFamily self{"", static_cast<int>(j), {}, {}, ctx.bool_val(true), nullptr, nullptr, {}};
+      tagsOf(loop.getRegionIterArgs()[j]) = {self};
+    }
+    analyzeBlock(*body);
+    std::vector<TagSet> yields(n);
+    for (unsigned j = 0; j < n; ++j)
+      yields[j] = yieldTags(loop.getRegion(), j);
+    discharge = saved;
+
+    z3::expr iv = model.inductionVar(loop, main);
+    z3::expr lb = model.term(loop.getLowerBound(), main);
+    z3::expr ub = model.term(loop.getUpperBound(), main);
+    z3::expr step = model.term(loop.getStep(), main);
+    std::optional<int64_t> constStep = getConstantIntValue(loop.getStep());
+    bool unitStep = constStep && *constStep == 1;
+    z3::expr runs = model.executes(loop, main) && model.assumptions() && lb < ub;
+
+    // Invariants: the yield of the previous iteration when that matches the
+    // init (rotated or prefetched values), else the union of everything the
+    // loop has carried so far.
+    std::vector<TagSet> invariant(n);
+    std::vector<bool> exact(n, false);
+    auto tryExact = [&](unsigned j, const TagSet &previous) {
+      // `previous`: the tags the value has one iteration earlier, as a
+      // function of iv. Valid if it gives the init at the first iteration.
+      TagSet atStart;
+      for (const TagFamily &t : previous)
+        atStart.push_back(substitute(t, iv, lb));
+      if (!equalSets(inits[j], atStart, runs))
+        return false;
+      invariant[j] = previous;
+      exact[j] = true;
+      return true;
+    };
+    auto previousOf = [&](const TagSet &set) {
+      TagSet out;
+      for (const TagFamily &t : set)
+        out.push_back(substitute(t, iv, iv - step));
+      return out;
+    };
+    for (unsigned j = 0; j < n; ++j)
+      if (!hasSelf(yields[j]))
+        tryExact(j, previousOf(yields[j]));
+    // Rotations: a value that takes over another carried value (a1 -> a0 in
+    // a prefetching pipeline) has, one iteration later, that value's tags.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (unsigned j = 0; j < n; ++j) {
+        if (exact[j] || yields[j].size() != 1 || yields[j][0].self < 0)
+          continue;
+        unsigned from = yields[j][0].self;
+        if (from != j && exact[from] && tryExact(j, previousOf(invariant[from])))
+          changed = true;
+      }
+    }
+    for (unsigned j = 0; j < n; ++j) {
+      if (exact[j])
+        continue;
+      invariant[j] = inits[j];
+      append(invariant[j], overIterations(yields[j], iv, lb, iv, step, unitStep));
+      for (const TagFamily &t : yields[j])
+        if (t.self >= 0 && t.self != static_cast<int>(j)) {
+          append(invariant[j], inits[t.self]);
+          append(invariant[j], overIterations(yields[t.self], iv, lb, iv, step, unitStep));
+        }
+    }
+
+    // Pass 2: the body with the invariants, discharging its assertions.
+    for (unsigned j = 0; j < n; ++j)
+      tagsOf(loop.getRegionIterArgs()[j]) = invariant[j];
+    analyzeBlock(*body);
+
+    // After the loop.
+    z3::expr last = lb + ((ub - lb - 1) / step) * step;
+    for (unsigned j = 0; j < n; ++j) {
+      TagSet out;
+      if (exact[j]) {
+        for (TagFamily t : inits[j]) {
+          t.when = t.when && ub <= lb;
+          out.push_back(t);
+        }
+        for (const TagFamily &t : yieldTags(loop.getRegion(), j)) {
+          TagFamily f = substitute(t, iv, last);
+          f.when = f.when && lb < ub;
+          out.push_back(f);
+        }
+      } else {
+        out = invariant[j];
+        // Replace "so far" by "all iterations".
+        out = inits[j];
+        append(out, overIterations(yields[j], iv, lb, ub, step, unitStep));
+        for (const TagFamily &t : yields[j])
+          if (t.self >= 0 && t.self != static_cast<int>(j)) {
+            append(out, inits[t.self]);
+            append(out, overIterations(yields[t.self], iv, lb, ub, step, unitStep));
+          }
+      }
+      tagsOf(loop.getResult(j)) = out;
+    }
+  }
+
+  z3::context &ctx;
+  SymbolicModel model;
+  Prover &prover;
+  Instance main;
+  DenseMap<Value, TagSet> tags;
+  std::map<std::string, Field> fields;
+  bool discharge = true;
+  bool failed = false;
+  unsigned instanceCounter = 0, fieldCounter = 0;
+};
+
+struct VerifyTagsPass
+    : public verify::impl::VerifyTagsPassBase<VerifyTagsPass> {
+  using VerifyTagsPassBase::VerifyTagsPassBase;
+
+  void runOnOperation() override {
+    std::string dumpDir = dumpSmtDir.empty() ? clDumpSmt.getValue() : dumpSmtDir.getValue();
+    bool allProved = true;
+    getOperation().walk([&](tile::KernelOp kernel) {
+      z3::context ctx;
+      Prover prover(ctx, timeoutMs, dumpDir, kernel.getSymName().str());
+      TagChecker checker(kernel, ctx, prover);
+      bool ok = succeeded(checker.run());
+      std::string millis;
+      llvm::raw_string_ostream(millis) << llvm::format("%.1f", prover.milliseconds());
+      if (printStats)
+        mlir::emitRemark(kernel.getLoc()) << "@" << kernel.getSymName() << ": "
+                            << checker.assertions << " assertions and "
+                            << checker.obligations << " obligations "
+                            << (ok ? "proved" : "checked") << " with "
+                            << prover.numQueries() << " Z3 queries in "
+                            << millis << " ms";
+      if (ok)
+        kernel->setAttr(tag::TagDialect::kVerifiedAttrName,
+                        UnitAttr::get(kernel.getContext()));
+      allProved &= ok;
+    });
+    if (!allProved)
+      signalPassFailure();
+  }
+};
+
+} // namespace
