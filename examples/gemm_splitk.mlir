@@ -29,6 +29,8 @@ tile.kernel @gemm_splitk_partial(%A: memref<?x?xbf16> {tile.name = "A"},
   %kbegin = arith.minui %kbegin_raw, %kblocks : index
   %kend_raw = arith.addi %kbegin, %per_split : index
   %kend = arith.minui %kend_raw, %kblocks : index
+  // Split ps owns K blocks [ps * per_split, (ps + 1) * per_split).
+  %owned_end = arith.addi %kbegin_raw, %per_split : index
 
   %zero = arith.constant dense<0.0> : tensor<128x128xf32>
   %acc = scf.for %k = %kbegin to %kend step %c1 iter_args(%acc_k = %zero) -> (tensor<128x128xf32>) {
@@ -37,7 +39,7 @@ tile.kernel @gemm_splitk_partial(%A: memref<?x?xbf16> {tile.name = "A"},
     %ka = tag.field %a["A", 1] : tensor<128x64xbf16>
     %kb = tag.field %b["B", 0] : tensor<64x128xbf16>
     tag.assert eq %ka, %kb, "A and B tiles come from the same K block" : index
-    tag.assert_range %k in [%kbegin, %kend), "the K block belongs to this split" : index
+    tag.assert_range %ka in [%kbegin_raw, %owned_end), "the K block belongs to this split" : index
     %d = schedule.async wgmma {
       %r = tile.dot %a, %b, %acc_k
           : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xf32>
@@ -50,7 +52,10 @@ tile.kernel @gemm_splitk_partial(%A: memref<?x?xbf16> {tile.name = "A"},
   // Each split owns the workspace slice W[ps]: no two programs write the same
   // element.
   %partial = tag.attach %acc as "Partial"(%ps, %pm, %pn) : tensor<128x128xf32>
-  tile.store %partial, %W[%ps, %pm, %pn] : tensor<128x128xf32> -> memref<?x?x?xf32>
+  %slice = arith.addi %ps, %c0 : index
+  %split = tag.field %partial["Partial", 0] : tensor<128x128xf32>
+  tag.assert eq %split, %slice, "each split stores its partial to its own slice" : index
+  tile.store %partial, %W[%slice, %pm, %pn] : tensor<128x128xf32> -> memref<?x?x?xf32>
   tile.return
 }
 
