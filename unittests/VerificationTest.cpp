@@ -1,0 +1,120 @@
+//===- VerificationTest.cpp - unit tests for the symbolic model -----------===//
+//
+// Part of the TileTag project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+#include "TileTag/InitAll.h"
+#include "TileTag/Verification/Prover.h"
+#include "TileTag/Verification/SymbolicModel.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::tiletag;
+using namespace mlir::tiletag::verify;
+
+namespace {
+
+constexpr StringLiteral kKernel = R"mlir(
+  tile.kernel @k(%X: memref<?x?xf32> {tile.name = "X"}) grid(1) attributes {
+      tile.launch = #tile.launch<sizes = [M = 8, N = 8], grid = [M ceildiv 64],
+                                 shapes = [X = [M, N]]>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %p = tile.program_id 0
+    %N = memref.dim %X, %c1 : memref<?x?xf32>
+    %steps = arith.ceildivui %N, %c64 : index
+    %s = tile.alloc_shared : memref<4x8xf32, #gpu.address_space<workgroup>>
+    scf.for %k = %c0 to %steps step %c1 {
+      %slot = arith.remui %k, %c4 : index
+      %t = arith.constant {name = "write"} dense<0.0> : tensor<8xf32>
+      tile.write %t, %s[%slot] : tensor<8xf32> -> memref<4x8xf32, #gpu.address_space<workgroup>>
+      %r = tile.read %s[%slot] : memref<4x8xf32, #gpu.address_space<workgroup>> -> tensor<8xf32>
+    }
+    tile.return
+  })mlir";
+
+class VerificationTest : public ::testing::Test {
+protected:
+  VerificationTest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    module = parseSourceString<ModuleOp>(kKernel, &context);
+    kernel = *module->getOps<tile::KernelOp>().begin();
+    kernel.walk([&](Operation *op) {
+      if (isa<tile::WriteOp>(op))
+        write = op;
+      if (isa<tile::ReadOp>(op))
+        read = op;
+      if (auto l = dyn_cast<scf::ForOp>(op))
+        loop = l;
+    });
+  }
+
+  /// True if `claim` holds in every execution that satisfies `facts`.
+  bool holds(Prover &prover, const z3::expr &facts, const z3::expr &claim) {
+    return prover.check(facts && !claim, "test").kind == Verdict::Unsat;
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  tile::KernelOp kernel;
+  Operation *write = nullptr, *read = nullptr;
+  scf::ForOp loop;
+};
+
+TEST_F(VerificationTest, TermsFollowIndexArithmetic) {
+  z3::context ctx;
+  SymbolicModel model(kernel, ctx);
+  Prover prover(ctx, 5000, "", "test");
+  Instance inst{"", {}};
+  z3::expr steps = model.term(loop.getUpperBound(), inst);
+  z3::expr n = ctx.int_const("X.dim1");
+  z3::expr facts = model.assumptions();
+  // steps = ceil(N / 64) for every N >= 0, and the launch ties X.dim1 to N.
+  EXPECT_TRUE(holds(prover, facts, steps * 64 >= n && (steps - 1) * 64 < n));
+  EXPECT_TRUE(holds(prover, facts, ctx.int_const("size.N") == n));
+  // The grid covers M: the program id times 64 stays below M + 63.
+  z3::expr pid = ctx.int_const("pid0");
+  kernel.walk([&](tile::ProgramIdOp p) { model.term(p, inst); });
+  EXPECT_TRUE(holds(prover, model.assumptions(), pid * 64 < ctx.int_const("size.M")));
+}
+
+TEST_F(VerificationTest, SequentialOrderOfInstances) {
+  z3::context ctx;
+  SymbolicModel model(kernel, ctx);
+  Prover prover(ctx, 5000, "", "test");
+  Instance a{"@a", {}}, b{"@b", {}};
+  z3::expr ka = model.inductionVar(loop, a), kb = model.inductionVar(loop, b);
+  // Within one iteration the write comes first; across iterations, the
+  // earlier iteration does.
+  EXPECT_TRUE(holds(prover, ka == kb, model.before(write, a, read, b)));
+  EXPECT_TRUE(holds(prover, ka == kb, !model.before(read, a, write, b)));
+  EXPECT_TRUE(holds(prover, ka < kb, model.before(read, a, write, b)));
+  EXPECT_TRUE(holds(prover, ka == kb, !model.before(write, a, write, b)));
+  // Execution implies the loop domain.
+  z3::expr ex = model.executes(write, a) && model.assumptions();
+  EXPECT_TRUE(holds(prover, ex, ka >= 0));
+  EXPECT_FALSE(holds(prover, ex, ka < 3));
+}
+
+TEST_F(VerificationTest, UnknownIsNotAProof) {
+  z3::context ctx;
+  Prover prover(ctx, 100, "", "test");
+  z3::expr a = ctx.int_const("a"), b = ctx.int_const("b"), c = ctx.int_const("c");
+  Verdict v = prover.check(a > 0 && b > 0 && c > 0 && a * a * a + b * b * b == c * c * c, "fermat");
+  EXPECT_NE(v.kind, Verdict::Unsat);
+  EXPECT_EQ(prover.numQueries(), 1u);
+}
+
+} // namespace
