@@ -47,6 +47,7 @@ struct TagFamily {
   Operation *origin = nullptr; // what attached the tag
   Operation *writer = nullptr; // the write a memory read got it from
   std::vector<std::pair<std::string, z3::expr>> writerIteration;
+  std::vector<z3::expr> writerSlot; // the slot it wrote, in its instance
 };
 using TagSet = std::vector<TagFamily>;
 
@@ -90,7 +91,7 @@ private:
   TagSet &tagsOf(Value v) { return tags[v]; }
 
   TagFamily plain(StringRef name, std::vector<z3::expr> fields, Operation *origin) {
-    TagFamily t{name.str(), -1, std::move(fields), {}, ctx.bool_val(true), origin, nullptr, {}};
+    TagFamily t{name.str(), -1, std::move(fields), {}, ctx.bool_val(true), origin, nullptr, {}, {}};
     return t;
   }
 
@@ -108,6 +109,8 @@ private:
       f = f.substitute(src, dst);
     r.when = r.when.substitute(src, dst);
     for (auto &[name, e] : r.writerIteration)
+      e = e.substitute(src, dst);
+    for (z3::expr &e : r.writerSlot)
       e = e.substitute(src, dst);
     return r;
   }
@@ -183,20 +186,7 @@ private:
         if (index >= static_cast<int64_t>(t.fields.size()) ||
             !m.eval(f->symbol == t.fields[index], true).is_true())
           continue;
-        fs << ": the value carries " << t.name << "(";
-        llvm::interleaveComma(t.fields, fs, [&](const z3::expr &e) { fs << evalString(m, e); });
-        fs << ")";
-        if (t.writer) {
-          fs << ", written by the " << t.writer->getName() << " at "
-             << lineOf(t.writer);
-          if (!t.writerIteration.empty()) {
-            fs << " when";
-            for (auto &[name, e] : t.writerIteration)
-              fs << " " << name << " = " << evalString(m, e);
-          }
-        } else if (t.origin) {
-          fs << " from the " << t.origin->getName() << " at " << lineOf(t.origin);
-        }
+        fs << ": the value carries " << describeTag(t, m);
         break;
       }
       diag.attachNote(f->op.getLoc()) << ftext;
@@ -204,6 +194,52 @@ private:
     diag.attachNote() << "replay on the CPU: tiletag-run " << fileOf(op)
                       << " --kernel " << model.getKernel().getSymName()
                       << model.replayFlags(m);
+  }
+
+  /// "B(0, 10), written by the tile.copy at line 56 into slot 2 when
+  /// iv0@line38 = 10", with the values of `m`.
+  std::string describeTag(const TagFamily &t, const z3::model &m) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << t.name << "(";
+    llvm::interleaveComma(t.fields, os, [&](const z3::expr &e) { os << evalString(m, e); });
+    os << ")";
+    if (t.writer) {
+      os << ", written by the " << t.writer->getName() << " at " << lineOf(t.writer);
+      if (!t.writerSlot.empty()) {
+        os << " into slot ";
+        llvm::interleaveComma(t.writerSlot, os, [&](const z3::expr &e) { os << evalString(m, e); });
+      }
+      if (!t.writerIteration.empty()) {
+        os << " when";
+        for (auto &[name, e] : t.writerIteration)
+          os << " " << name << " = " << evalString(m, e);
+      }
+    } else if (t.origin) {
+      os << " from the " << t.origin->getName() << " at " << lineOf(t.origin);
+    }
+    return text;
+  }
+
+  /// What `families` hold in the execution `m` describes: re-solves with the
+  /// shared symbols and loop variables fixed to their values in `m`, so that
+  /// variables bound under a quantifier in `m` get values too.
+  std::vector<std::string> actualTags(Operation *op, const TagSet &families,
+                                      const z3::model &m) {
+    z3::expr fixed = context(op);
+    for (const Symbol &sym : model.symbols())
+      fixed = fixed && sym.expr == m.eval(sym.expr, true);
+    for (scf::ForOp loop : model.loops(op)) {
+      z3::expr iv = model.inductionVar(loop, main);
+      fixed = fixed && iv == m.eval(iv, true);
+    }
+    std::vector<std::string> out;
+    for (const TagFamily &t : families) {
+      Verdict v = prover.check(fixed && t.when, "a witness of the tag the value carries");
+      if (v.kind == Verdict::Sat)
+        out.push_back(describeTag(t, *v.model));
+    }
+    return out;
   }
 
   /// The fields a claim reads (by their symbols), with their definitions.
@@ -330,11 +366,15 @@ private:
       std::vector<std::pair<std::string, z3::expr>> iteration;
       for (scf::ForOp loop : model.loops(w))
         iteration.push_back({model.loopName(loop), model.inductionVar(loop, iw)});
+      std::vector<z3::expr> slotTerms;
+      for (Value v : *slotsWritten(w, buffer))
+        slotTerms.push_back(model.term(v, iw));
       for (TagFamily &t : data) {
         t.bound.insert(t.bound.end(), wVars.begin(), wVars.end());
         t.when = t.when && last;
         t.writer = w;
         t.writerIteration = iteration;
+        t.writerSlot = slotTerms;
         result.push_back(t);
       }
       someWriter = someWriter || happened;
@@ -642,6 +682,12 @@ private:
     llvm::interleaveComma(wanted, es, [&](const z3::expr &e) { es << evalString(m, e); });
     es << ")";
     diag.attachNote(a.getLoc()) << expected;
+    TagSet named;
+    for (const TagFamily &t : tagsOf(a.getValue()))
+      if (t.self < 0 && t.name == a.getName())
+        named.push_back(t);
+    for (const std::string &actual : actualTags(a, named, m))
+      diag.attachNote(a.getLoc()) << "but the value carries " << actual;
     report(diag, a, m, {});
   }
 
@@ -699,7 +745,7 @@ private:
     bool saved = discharge;
     discharge = false;
     for (unsigned j = 0; j < n; ++j) {
-      TagFamily self{"", static_cast<int>(j), {}, {}, ctx.bool_val(true), nullptr, nullptr, {}};
+      TagFamily self{"", static_cast<int>(j), {}, {}, ctx.bool_val(true), nullptr, nullptr, {}, {}};
       tagsOf(loop.getRegionIterArgs()[j]) = {self};
     }
     analyzeBlock(*body);
