@@ -301,6 +301,16 @@ private:
     return eq;
   }
 
+  /// `body` for all values of `vars` (just `body` when there are none).
+  z3::expr forAll(const std::vector<z3::expr> &vars, const z3::expr &body) {
+    if (vars.empty())
+      return body;
+    z3::expr_vector v(ctx);
+    for (const z3::expr &e : vars)
+      v.push_back(e);
+    return z3::forall(v, body);
+  }
+
   std::vector<z3::expr> loopVars(Operation *op, Instance &inst) {
     std::vector<z3::expr> vars;
     for (scf::ForOp loop : model.loops(op))
@@ -317,7 +327,6 @@ private:
         writers.push_back(op);
     });
     TagSet result;
-    z3::expr someWriter = ctx.bool_val(false);
     z3::expr noWriter = ctx.bool_val(true);
     for (Operation *w : writers) {
       Instance iw{"@w" + std::to_string(instanceCounter++), {}};
@@ -325,10 +334,7 @@ private:
                           sameSlot(*slotsWritten(w, buffer), iw, slots, main) &&
                           model.before(w, iw, reader, main);
       std::vector<z3::expr> wVars = loopVars(w, iw);
-      z3::expr_vector wv(ctx);
-      for (auto &e : wVars)
-        wv.push_back(e);
-      noWriter = noWriter && (wVars.empty() ? !happened : z3::forall(wv, !happened));
+      noWriter = noWriter && forAll(wVars, !happened);
       // No other write to the slot comes between this one and the read.
       z3::expr last = happened;
       for (Operation *w2 : writers) {
@@ -337,11 +343,7 @@ private:
                          sameSlot(*slotsWritten(w2, buffer), i2, slots, main) &&
                          model.before(w2, i2, reader, main) &&
                          model.before(w, iw, w2, i2);
-        std::vector<z3::expr> vars2 = loopVars(w2, i2);
-        z3::expr_vector v2(ctx);
-        for (auto &e : vars2)
-          v2.push_back(e);
-        last = last && (vars2.empty() ? !later : z3::forall(v2, !later));
+        last = last && forAll(loopVars(w2, i2), !later);
       }
       // The data the write stored.
       TagSet data;
@@ -377,7 +379,6 @@ private:
         t.writerSlot = slotTerms;
         result.push_back(t);
       }
-      someWriter = someWriter || happened;
     }
     // Every read must find an earlier write: otherwise it reads garbage.
     if (discharge) {
@@ -519,12 +520,12 @@ private:
           case tag::Predicate::gt: claim = l > r; break;
           case tag::Predicate::ge: claim = l >= r; break;
           }
-          checkAssertion(a, claim, describe(a, a.getMessage()));
+          checkAssertion(a, claim, describe(a.getMessage()));
         })
         .Case<tag::AssertRangeOp>([&](tag::AssertRangeOp a) {
           z3::expr v = model.term(a.getValue(), main);
           checkAssertion(a, model.term(a.getLower(), main) <= v && v < model.term(a.getUpper(), main),
-                         describe(a, a.getMessage()));
+                         describe(a.getMessage()));
         })
         .Case<tag::AssertAffineOp>([&](tag::AssertAffineOp a) {
           IntegerSet set = a.getCondition();
@@ -536,7 +537,7 @@ private:
             z3::expr e = model.affine(set.getConstraint(c), dims, syms);
             claim = claim && (set.isEq(c) ? e == 0 : e >= 0);
           }
-          checkAssertion(a, claim, describe(a, a.getMessage()));
+          checkAssertion(a, claim, describe(a.getMessage()));
         })
         .Case<tag::AssertCarriesOp>([&](tag::AssertCarriesOp a) { checkCarries(a); })
         .Case<scf::ForOp>([&](scf::ForOp loop) { analyzeLoop(loop); })
@@ -573,7 +574,7 @@ private:
     addLabels(op);
   }
 
-  std::string describe(Operation *op, std::optional<StringRef> message) {
+  static std::string describe(std::optional<StringRef> message) {
     std::string text = "assertion";
     if (message)
       text += " \"" + message->str() + "\"";
@@ -650,12 +651,9 @@ private:
       z3::expr match = t.when;
       for (auto [x, y] : llvm::zip(t.fields, wanted))
         match = match && x == y;
-      z3::expr_vector vars(ctx);
-      for (const z3::expr &b : t.bound)
-        vars.push_back(b);
-      none = none && (t.bound.empty() ? !match : z3::forall(vars, !match));
+      none = none && forAll(t.bound, !match);
     }
-    std::string what = describe(a, a.getMessage());
+    std::string what = describe(a.getMessage());
     if (!anyName) {
       failed = true;
       mlir::emitError(a.getLoc()) << what << " fails: the value carries no \"" << a.getName()
@@ -800,17 +798,22 @@ private:
           changed = true;
       }
     }
-    for (unsigned j = 0; j < n; ++j) {
-      if (exact[j])
-        continue;
-      invariant[j] = inits[j];
-      append(invariant[j], overIterations(yields[j], iv, lb, iv, step, unitStep));
+    // Everything value #j may hold after the iterations [lb, end): its init,
+    // what the body contributed, and what the carried values it takes over
+    // held.
+    auto carriedUpTo = [&](unsigned j, const z3::expr &end) {
+      TagSet set = inits[j];
+      append(set, overIterations(yields[j], iv, lb, end, step, unitStep));
       for (const TagFamily &t : yields[j])
         if (t.self >= 0 && t.self != static_cast<int>(j)) {
-          append(invariant[j], inits[t.self]);
-          append(invariant[j], overIterations(yields[t.self], iv, lb, iv, step, unitStep));
+          append(set, inits[t.self]);
+          append(set, overIterations(yields[t.self], iv, lb, end, step, unitStep));
         }
-    }
+      return set;
+    };
+    for (unsigned j = 0; j < n; ++j)
+      if (!exact[j])
+        invariant[j] = carriedUpTo(j, iv);
 
     // Pass 2: the body with the invariants, discharging its assertions.
     for (unsigned j = 0; j < n; ++j)
@@ -832,15 +835,7 @@ private:
           out.push_back(f);
         }
       } else {
-        out = invariant[j];
-        // Replace "so far" by "all iterations".
-        out = inits[j];
-        append(out, overIterations(yields[j], iv, lb, ub, step, unitStep));
-        for (const TagFamily &t : yields[j])
-          if (t.self >= 0 && t.self != static_cast<int>(j)) {
-            append(out, inits[t.self]);
-            append(out, overIterations(yields[t.self], iv, lb, ub, step, unitStep));
-          }
+        out = carriedUpTo(j, ub);
       }
       tagsOf(loop.getResult(j)) = out;
     }
