@@ -138,6 +138,30 @@ TEST_F(DialectTest, LaunchAttrChecks) {
   EXPECT_FALSE(schedule::MBarrierType::getChecked(emitError, &context, int64_t{0}));
 }
 
+TEST_F(DialectTest, LaunchAttrChecksBuiltAttributes) {
+  // The parser only lets sizes into the expressions; C++ builders are
+  // checked too.
+  std::string message;
+  auto emitError = [&]() { return mlir::emitError(UnknownLoc::get(&context)); };
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  Builder b(&context);
+  auto m = b.getStringAttr("M");
+  AffineExpr d0 = getAffineDimExpr(0, &context), s0 = getAffineSymbolExpr(0, &context);
+  EXPECT_FALSE(tile::LaunchAttr::getChecked(emitError, &context, ArrayRef<StringAttr>{m},
+                                            ArrayRef<int64_t>{4}, ArrayRef<AffineExpr>{d0}, {}, {},
+                                            StringAttr(), {}));
+  EXPECT_NE(message.find("grid extents are affine in the sizes only"), std::string::npos);
+  auto shape = AffineMap::get(1, 1, {d0}, &context);
+  EXPECT_FALSE(tile::LaunchAttr::getChecked(emitError, &context, ArrayRef<StringAttr>{m},
+                                            ArrayRef<int64_t>{4}, ArrayRef<AffineExpr>{s0},
+                                            ArrayRef<StringAttr>{m}, ArrayRef<AffineMap>{shape},
+                                            StringAttr(), {}));
+  EXPECT_NE(message.find("operand shapes are affine in the sizes only"), std::string::npos);
+}
+
 TEST_F(DialectTest, LabelAttrFields) {
   auto map = AffineMap::get(2, 0,
                             {getAffineDimExpr(0, &context),

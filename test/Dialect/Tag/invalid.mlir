@@ -104,3 +104,10 @@ tile.kernel @unknown_attr(%A: memref<?xf32>) grid(1) {
   %t = tile.load %A[%c0] {tag.lables = []} : memref<?xf32> -> tensor<4xf32>
   tile.return
 }
+
+// -----
+
+// expected-error @+1 {{'tag.verified' is a unit attribute}}
+tile.kernel @verified_value() grid(1) attributes {tag.verified = 1} {
+  tile.return
+}
