@@ -7,10 +7,12 @@
 // within the expert, column block). A program whose row block starts past
 // its expert's rows does nothing; the last row block of an expert is ragged
 // and is clipped to the expert's rows, never spilling into the next expert.
+// The offsets are promised sorted (tile.nondecreasing): the checkers assume
+// it, and tiletag-run refuses inputs that break it.
 
 tile.kernel @moe_grouped_gemm(%X: memref<?x?xbf16> {tile.name = "X"},
                               %W: memref<?x?x?xbf16> {tile.name = "W"},
-                              %offsets: memref<?xi32> {tile.name = "offsets"},
+                              %offsets: memref<?xi32> {tile.name = "offsets", tile.nondecreasing},
                               %gate: memref<?xf32> {tile.name = "gate"},
                               %Y: memref<?x?xf32> {tile.name = "Y"})
     grid(3) attributes {

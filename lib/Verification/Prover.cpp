@@ -6,6 +6,7 @@
 
 #include "TileTag/Verification/Prover.h"
 
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -13,6 +14,13 @@
 #include <chrono>
 
 using namespace mlir::tiletag::verify;
+
+static llvm::cl::opt<std::string> clDumpSmt(
+    "tiletag-dump-smt",
+    llvm::cl::desc("Write every query of the TileTag checkers as SMT-LIB into this directory"),
+    llvm::cl::value_desc("dir"), llvm::cl::init(""));
+
+std::string mlir::tiletag::verify::defaultDumpDir() { return clDumpSmt; }
 
 Prover::Prover(z3::context &ctx, unsigned timeoutMs, std::string dumpDir,
                std::string dumpPrefix)

@@ -83,6 +83,13 @@ z3::expr SymbolicModel::fresh(StringRef prefix) {
   return ctx.int_const((prefix + "#" + std::to_string(freshCounter++)).str().c_str());
 }
 
+z3::expr SymbolicModel::programId(int64_t dim, Instance &inst) {
+  std::string d = std::to_string(dim);
+  z3::expr pid = symbol("pid" + d + inst.program), n = symbol("nprog" + d);
+  facts.push_back(pid >= 0 && pid < n);
+  return pid;
+}
+
 z3::expr SymbolicModel::inductionVar(scf::ForOp loop, Instance &inst) {
   auto key = loop.getInductionVar().getAsOpaquePointer();
   auto it = inst.memo.find(key);
@@ -135,6 +142,7 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
                        std::to_string(reinterpret_cast<uintptr_t>(value.getAsOpaquePointer()) % 100003);
     if (insideLoop(value))
       name += inst.suffix;
+    name += inst.program;
     return isBool ? ctx.bool_const(name.c_str()) : ctx.int_const(name.c_str());
   };
 
@@ -165,10 +173,7 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
         return opaque();
       })
       .Case<tile::ProgramIdOp>([&](tile::ProgramIdOp p) {
-        std::string d = std::to_string(p.getDimAttr().getInt());
-        z3::expr pid = symbol("pid" + d), n = symbol("nprog" + d);
-        facts.push_back(pid >= 0 && pid < n);
-        return pid;
+        return programId(p.getDimAttr().getInt(), inst);
       })
       .Case<tile::NumProgramsOp>([&](tile::NumProgramsOp p) {
         z3::expr n = symbol("nprog" + std::to_string(p.getDimAttr().getInt()));
@@ -201,7 +206,17 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
         }
         std::string name = kernel.getOperandName(arg.getArgNumber()) + "[]";
         z3::func_decl f = ctx.function(name.c_str(), domain, ctx.int_sort());
-        return f(args);
+        z3::expr value = f(args);
+        if (kernel.getArgAttr(arg.getArgNumber(), tile::TileDialect::kNondecreasingAttrName)) {
+          // A sorted sequence: instantiate monotonicity for every pair of
+          // reads (quantifier-free, unlike the axiom it stands for).
+          auto &seen = sortedReads[name];
+          for (auto &[index, other] : seen)
+            facts.push_back(z3::implies(index <= args[0], other <= value) &&
+                            z3::implies(args[0] <= index, value <= other));
+          seen.push_back({args[0], value});
+        }
+        return value;
       })
       .Case<arith::AddIOp>([&](Operation *) { return operand(0) + operand(1); })
       .Case<arith::SubIOp>([&](Operation *) { return operand(0) - operand(1); })
@@ -364,6 +379,8 @@ std::string SymbolicModel::replayFlags(const z3::model &model) {
     StringRef name = sym.name;
     if (name.consume_front("size."))
       sizeList += (sizeList.empty() ? "" : ",") + name.str() + "=" + evalString(model, sym.expr);
+    else if (name.contains('\''))
+      continue; // another program's id, named in the counterexample
     else if (name.starts_with("pid") ||
              (!name.contains('.') && !name.starts_with("nprog") && !name.contains('#') &&
               !name.contains('@') && !name.contains('[')))

@@ -28,11 +28,6 @@ using namespace mlir;
 using namespace mlir::tiletag;
 using namespace mlir::tiletag::verify;
 
-static llvm::cl::opt<std::string> clDumpSmt(
-    "tiletag-dump-smt",
-    llvm::cl::desc("Write every query of the TileTag checkers as SMT-LIB into this directory"),
-    llvm::cl::value_desc("dir"), llvm::cl::init(""));
-
 namespace {
 
 /// One way a value may carry a tag: the fields, over existentially bound
@@ -857,7 +852,7 @@ struct VerifyTagsPass
   using VerifyTagsPassBase::VerifyTagsPassBase;
 
   void runOnOperation() override {
-    std::string dumpDir = dumpSmtDir.empty() ? clDumpSmt.getValue() : dumpSmtDir.getValue();
+    std::string dumpDir = dumpSmtDir.empty() ? defaultDumpDir() : dumpSmtDir.getValue();
     bool allProved = true;
     getOperation().walk([&](tile::KernelOp kernel) {
       z3::context ctx;

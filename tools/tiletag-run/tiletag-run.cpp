@@ -347,6 +347,16 @@ Job prepareJob(SmallVector<tile::KernelOp> kernels) {
       *b = std::move(*array);
     }
   }
+  // Promises the kernel makes about its inputs must hold for the run.
+  for (tile::KernelOp k : job.kernels)
+    for (unsigned i = 0, e = k.getArgumentTypes().size(); i < e; ++i)
+      if (k.getArgAttr(i, tile::TileDialect::kNondecreasingAttrName)) {
+        Buffer b = job.buffers.lookup(k.getOperandName(i));
+        if (b && !std::is_sorted(b->data.begin(), b->data.end()))
+          throw UsageError{"operand " + k.getOperandName(i) +
+                           " must be nondecreasing (tile.nondecreasing), but its "
+                           "input is not"};
+      }
   return job;
 }
 

@@ -45,4 +45,43 @@ def VerifyTagsPass : Pass<"tiletag-verify-tags", "::mlir::ModuleOp"> {
   ];
 }
 
+def VerifySchedulePass : Pass<"tiletag-verify-schedule", "::mlir::ModuleOp"> {
+  let summary = "Prove that the parallel schedule computes what the sequential kernel does";
+  let description = [{
+    Proves, with Z3 over symbolic sizes, that running a kernel in parallel as
+    its schedule says gives the sequential result:
+
+    - no two accesses that may run concurrently conflict (RAW, WAR, WAW on
+      overlapping elements): accesses of different programs (CTAs) to global
+      memory (`combine add` stores are atomic and commute), and accesses of
+      different iterations of a loop mapped to warpgroups, warps or threads
+      unless a `schedule.barrier` lies between them in sequential order;
+    - every use of a `schedule.async wgmma`/`mfma` result comes after a
+      `schedule.wait_group` that covers its group (enough commits since, or
+      `pending 0` after its loop), except as the accumulator of the next
+      asynchronous `tile.dot`, which the unit orders itself;
+    - `schedule.mbarrier.arrive_expect_tx` announces exactly the bytes that
+      the TMA copies completing on the same mbarrier deliver;
+    - loops mapped to a parallel level carry no values; roles that run at the
+      same time use disjoint warpgroups; no barrier sits under a branch that
+      differs between the threads it synchronizes.
+
+    Shared memory accessed from more than one warp role, synchronized through
+    mbarrier phases, is not modeled yet: such kernels get an error saying so,
+    never a silent pass. On success a kernel gets `schedule.verified`.
+
+    Example: `tiletag-opt --tiletag-verify-schedule examples/softmax.mlir`.
+  }];
+  let options = [
+    Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"10000",
+           "Z3 time limit per query, in milliseconds">,
+    Option<"dumpSmtDir", "dump-smt", "std::string", /*default=*/"\"\"",
+           "Write every query as SMT-LIB into this directory "
+           "(also --tiletag-dump-smt=DIR)">,
+    Option<"printStats", "stats", "bool", /*default=*/"false",
+           "Report, per kernel, the obligations proved, the number of Z3 "
+           "queries and the time (as a remark)">,
+  ];
+}
+
 #endif // TILETAG_VERIFICATION_PASSES_TD

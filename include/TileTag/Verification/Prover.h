@@ -46,6 +46,9 @@ private:
   double millis = 0;
 };
 
+/// The directory of --tiletag-dump-smt, or "".
+std::string defaultDumpDir();
+
 } // namespace mlir::tiletag::verify
 
 #endif // TILETAG_VERIFICATION_PROVER_H

@@ -30,10 +30,13 @@
 namespace mlir::tiletag::verify {
 
 /// One execution of the kernel body's operations: loop induction variables
-/// are named with the instance's suffix.
+/// are named with the instance's suffix. Instances with different `program`
+/// strings run in different programs (CTAs): their program ids are distinct
+/// symbols; everything else shared (sizes, scalars) stays shared.
 struct Instance {
   std::string suffix;
   std::unordered_map<const void *, z3::expr> memo;
+  std::string program = "";
 };
 
 /// A named symbol of the model, reported in counterexamples.
@@ -67,6 +70,9 @@ public:
 
   /// The loops enclosing `op` inside the kernel, outermost first.
   SmallVector<scf::ForOp> loops(Operation *op);
+
+  /// The program id in grid dimension `dim` of `inst`'s program.
+  z3::expr programId(int64_t dim, Instance &inst);
 
   /// The induction variable of `loop` in `inst`.
   z3::expr inductionVar(scf::ForOp loop, Instance &inst);
@@ -102,6 +108,8 @@ private:
   std::vector<Symbol> shared;
   std::map<std::string, unsigned> sharedIndex;
   std::vector<z3::expr> facts;
+  /// Reads of each tile.nondecreasing operand: (index, value).
+  std::map<std::string, std::vector<std::pair<z3::expr, z3::expr>>> sortedReads;
   unsigned freshCounter = 0;
 };
 

@@ -50,7 +50,7 @@ tile.kernel @dup(%A: memref<?xf32> {tile.name = "A"}, %B: memref<?xf32> {tile.na
 
 // -----
 
-// expected-error @+1 {{unknown tile dialect argument attribute 'tile.label'}}
+// expected-error @+1 {{unknown tile dialect argument attribute 'tile.label'; the tile dialect defines 'tile.name' and 'tile.nondecreasing'}}
 tile.kernel @unknown_arg_attr(%A: memref<?xf32> {tile.label = "A"}) grid(1) {
   tile.return
 }

@@ -92,8 +92,13 @@ LogicalResult ScheduleDialect::verifyOperationAttribute(Operation *op,
                              << op->getName() << "'";
     return success();
   }
+  if (attr.getName() == kVerifiedAttrName) {
+    if (!llvm::isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << kVerifiedAttrName << "' is a unit attribute";
+    return success();
+  }
   return op->emitError() << "unknown schedule dialect attribute '"
                          << attr.getName().getValue() << "'; the schedule "
-                         << "dialect defines '" << kMapAttrName << "' and '"
-                         << kLaunchAttrName << "'";
+                         << "dialect defines '" << kMapAttrName << "', '"
+                         << kLaunchAttrName << "' and '" << kVerifiedAttrName << "'";
 }

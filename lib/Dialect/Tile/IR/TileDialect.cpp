@@ -83,10 +83,22 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
+  if (attr.getName() == kNondecreasingAttrName) {
+    auto kernel = llvm::dyn_cast<KernelOp>(op);
+    auto type = kernel ? llvm::dyn_cast<MemRefType>(kernel.getArgumentTypes()[argIndex])
+                       : MemRefType();
+    if (!llvm::isa<UnitAttr>(attr.getValue()) || !type || type.getRank() != 1 ||
+        !type.getElementType().isIntOrIndex())
+      return op->emitError() << "'" << kNondecreasingAttrName
+                             << "' is a unit attribute for a 1-d integer memref "
+                                "operand of a tile.kernel";
+    return success();
+  }
   if (attr.getName() != kNameAttrName)
     return op->emitError() << "unknown tile dialect argument attribute '"
                            << attr.getName().getValue() << "'; the tile dialect "
-                           << "defines '" << kNameAttrName << "'";
+                           << "defines '" << kNameAttrName << "' and '"
+                           << kNondecreasingAttrName << "'";
   auto name = llvm::dyn_cast<StringAttr>(attr.getValue());
   if (!name || name.getValue().empty())
     return op->emitError() << "'" << kNameAttrName

@@ -41,6 +41,8 @@ def Schedule_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kMapAttrName = "schedule.map";
     /// The discardable attribute with a kernel's launch configuration.
     static constexpr ::llvm::StringLiteral kLaunchAttrName = "schedule.launch";
+    /// Set on a kernel whose schedule --tiletag-verify-schedule proved.
+    static constexpr ::llvm::StringLiteral kVerifiedAttrName = "schedule.verified";
   }];
 }
 

@@ -31,6 +31,9 @@ def Tile_Dialect : Dialect {
     A kernel operand may carry the argument attribute `tile.name = "A"`: the
     operand's name in diagnostics and counterexamples, in the printed IR, and
     in the tags that loads from it carry (`A(i, j)` for the block at `[i, j]`).
+    A 1-d integer operand may carry `tile.nondecreasing`: a promise about the
+    data (sorted offsets) that the checkers assume and `tiletag-run` checks on
+    its inputs.
   }];
   let hasRegionArgAttrVerify = 1;
   let hasOperationAttrVerify = 1;
@@ -38,6 +41,9 @@ def Tile_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// The argument attribute that names a kernel operand.
     static constexpr ::llvm::StringLiteral kNameAttrName = "tile.name";
+    /// The argument attribute promising that a 1-d integer operand holds a
+    /// nondecreasing sequence (e.g. MoE expert offsets).
+    static constexpr ::llvm::StringLiteral kNondecreasingAttrName = "tile.nondecreasing";
     /// The discardable kernel attribute with the launch description.
     static constexpr ::llvm::StringLiteral kLaunchAttrName = "tile.launch";
   private:

@@ -1,0 +1,624 @@
+//===- VerifySchedule.cpp - prove that a schedule keeps the meaning -------===//
+//
+// Part of the TileTag project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+#include "TileTag/Verification/Passes.h"
+#include "TileTag/Verification/Prover.h"
+#include "TileTag/Verification/SymbolicModel.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+
+namespace mlir::tiletag::verify {
+#define GEN_PASS_DEF_VERIFYSCHEDULEPASS
+#include "TileTag/Verification/Passes.h.inc"
+} // namespace mlir::tiletag::verify
+
+using namespace mlir;
+using namespace mlir::tiletag;
+using namespace mlir::tiletag::verify;
+
+namespace {
+
+std::string lineOf(Operation *op) {
+  if (auto file = llvm::dyn_cast<FileLineColLoc>(op->getLoc()))
+    return "line " + std::to_string(file.getLine());
+  return "an unknown location";
+}
+
+/// One memory access of the kernel: which memory, how, and where.
+struct Access {
+  Operation *op;
+  Value memory;
+  bool write;
+  bool atomicAdd;            // tile.store combine add: commutes with itself
+  enum { Block, Slot, Element } kind;
+  ValueRange indices;        // block indices, slot indices or element indices
+  ValueRange offsets, bounds; // Block: addressing of the global side
+  SmallVector<int64_t> block; // Block: the block shape
+};
+
+/// The parallel level of a loop, if it is mapped to one.
+std::optional<schedule::ParallelLevel> levelOf(scf::ForOp loop) {
+  auto map = loop->getAttrOfType<schedule::ParallelLevelAttr>(
+      schedule::ScheduleDialect::kMapAttrName);
+  if (!map || map.getValue() == schedule::ParallelLevel::sequential)
+    return std::nullopt;
+  return map.getValue();
+}
+
+class ScheduleChecker {
+public:
+  ScheduleChecker(tile::KernelOp kernel, z3::context &ctx, Prover &prover)
+      : ctx(ctx), model(kernel, ctx), prover(prover), kernel(kernel) {}
+
+  LogicalResult run() {
+    collect();
+    checkStructure();
+    checkAsyncResults();
+    checkExpectTx();
+    checkSharedAcrossRoles();
+    checkRaces();
+    return failed ? failure() : success();
+  }
+
+  unsigned proved = 0;
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Collection
+  //===--------------------------------------------------------------------===//
+
+  void collect() {
+    kernel.walk([&](Operation *op) {
+      llvm::TypeSwitch<Operation *>(op)
+          .Case<tile::LoadOp>([&](tile::LoadOp l) {
+            accesses.push_back({l, l.getSource(), false, false, Access::Block, l.getIndices(),
+                                l.getOffsets(), l.getBounds(),
+                                tile::blockShape(l.getType().getShape(), l.getSource().getType().getRank())});
+          })
+          .Case<tile::StoreOp>([&](tile::StoreOp st) {
+            accesses.push_back({st, st.getDest(), true, st.getCombine() == tile::StoreCombine::Add,
+                                Access::Block, st.getIndices(), st.getOffsets(), st.getBounds(),
+                                tile::blockShape(st.getValue().getType().getShape(),
+                                                 st.getDest().getType().getRank())});
+          })
+          .Case<tile::CopyOp>([&](tile::CopyOp c) {
+            bool toShared = c.isGlobalToShared();
+            Value shared = toShared ? c.getDest() : c.getSource();
+            Value global = toShared ? c.getSource() : c.getDest();
+            ValueRange slots = toShared ? c.getDestIndices() : c.getSourceIndices();
+            auto type = llvm::cast<MemRefType>(shared.getType());
+            accesses.push_back({c, shared, toShared, false, Access::Slot, slots, {}, {}, {}});
+            accesses.push_back({c, global, !toShared, false, Access::Block,
+                                toShared ? c.getSourceIndices() : c.getDestIndices(),
+                                c.getOffsets(), c.getBounds(),
+                                tile::blockShape(tile::slotTileShape(type, slots.size()),
+                                                 llvm::cast<MemRefType>(global.getType()).getRank())});
+          })
+          .Case<tile::ReadOp>([&](tile::ReadOp r) {
+            accesses.push_back({r, r.getBuffer(), false, false, Access::Slot, r.getIndices(), {}, {}, {}});
+          })
+          .Case<tile::WriteOp>([&](tile::WriteOp w) {
+            accesses.push_back({w, w.getBuffer(), true, false, Access::Slot, w.getIndices(), {}, {}, {}});
+          })
+          .Case<memref::LoadOp>([&](memref::LoadOp l) {
+            accesses.push_back({l, l.getMemRef(), false, false, Access::Element, l.getIndices(), {}, {}, {}});
+          })
+          .Case<memref::StoreOp>([&](memref::StoreOp st) {
+            accesses.push_back({st, st.getMemRef(), true, false, Access::Element, st.getIndices(), {}, {}, {}});
+          });
+    });
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Reports
+  //===--------------------------------------------------------------------===//
+
+  void error(Operation *op, const Twine &message, const z3::model *m,
+             ArrayRef<std::pair<Operation *, Instance *>> points = {}) {
+    failed = true;
+    InFlightDiagnostic diag = mlir::emitError(op->getLoc()) << message;
+    if (!m)
+      return;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "counterexample:";
+    for (const Symbol &s : model.symbols()) {
+      StringRef name = s.name;
+      if (name.contains('#') || name.contains('@') || name.contains('['))
+        continue;
+      os << " " << s.name << " = " << evalString(*m, s.expr) << ";";
+    }
+    diag.attachNote(op->getLoc()) << text;
+    for (auto [point, inst] : points) {
+      std::string p;
+      llvm::raw_string_ostream ps(p);
+      ps << "the " << point->getName() << " at " << lineOf(point) << " runs";
+      SmallVector<std::string> where;
+      for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d)
+        where.push_back("pid" + std::to_string(d) + " = " +
+                        evalString(*m, model.programId(d, *inst)));
+      for (scf::ForOp loop : model.loops(point))
+        where.push_back(model.loopName(loop) + " = " +
+                        evalString(*m, model.inductionVar(loop, *inst)));
+      if (!where.empty())
+        ps << " with " << llvm::join(where, ", ");
+      diag.attachNote(point->getLoc()) << p;
+    }
+  }
+
+  bool prove(Operation *op, const z3::expr &facts, const z3::expr &claim,
+             const Twine &what, ArrayRef<std::pair<Operation *, Instance *>> points) {
+    Verdict v = prover.check(facts && !claim, what.str());
+    if (v.kind == Verdict::Unsat) {
+      ++proved;
+      return true;
+    }
+    if (v.kind == Verdict::Unknown) {
+      error(op, "could not prove " + what + ": Z3 answered unknown (" + v.reason + ")", nullptr);
+      return false;
+    }
+    error(op, what + " does not hold", &*v.model, points);
+    return false;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Structure: parallel loops, roles, barriers
+  //===--------------------------------------------------------------------===//
+
+  void checkStructure() {
+    kernel.walk([&](scf::ForOp loop) {
+      if (!levelOf(loop))
+        return;
+      if (loop.getNumRegionIterArgs() != 0)
+        error(loop, "a loop mapped to " +
+                        schedule::stringifyParallelLevel(*levelOf(loop)) +
+                        " carries values between iterations (iter_args), so its "
+                        "iterations cannot run at the same time",
+              nullptr);
+    });
+    // Roles that run at the same time (in the same block) must not share
+    // warpgroups.
+    kernel.walk([&](Block *block) {
+      SmallVector<schedule::RoleOp> roles;
+      for (Operation &op : *block)
+        if (auto role = llvm::dyn_cast<schedule::RoleOp>(op))
+          roles.push_back(role);
+      for (size_t i = 0; i < roles.size(); ++i)
+        for (size_t j = i + 1; j < roles.size(); ++j) {
+          if (roles[i].getName() == roles[j].getName())
+            continue; // the same role, in two places of its program
+          for (int64_t wg : roles[i].getWarpgroups())
+            if (llvm::is_contained(roles[j].getWarpgroups(), wg)) {
+              error(roles[j], "roles \"" + roles[i].getName() + "\" and \"" +
+                                  roles[j].getName() + "\" both claim warpgroup " +
+                                  Twine(wg) + ", so one would wait for itself",
+                    nullptr);
+              break;
+            }
+        }
+    });
+    // A barrier under a branch or loop whose condition differs between the
+    // units it synchronizes deadlocks.
+    kernel.walk([&](schedule::BarrierOp barrier) {
+      for (Operation *p = barrier->getParentOp(); p && p != kernel; p = p->getParentOp()) {
+        auto loop = llvm::dyn_cast<scf::ForOp>(p);
+        if (loop && levelOf(loop)) {
+          error(barrier, "a barrier inside a loop mapped to " +
+                             schedule::stringifyParallelLevel(*levelOf(loop)) +
+                             " is reached once per iteration by different units; "
+                             "place it outside the parallel loop",
+                nullptr);
+          return;
+        }
+        auto branch = llvm::dyn_cast<scf::IfOp>(p);
+        if (branch && dependsOnParallelLoop(branch.getCondition())) {
+          error(barrier, "a barrier under a branch whose condition differs between "
+                         "the units it synchronizes deadlocks",
+                nullptr);
+          return;
+        }
+      }
+    });
+  }
+
+  bool dependsOnParallelLoop(Value v, unsigned depth = 0) {
+    if (depth > 64)
+      return true;
+    if (auto arg = llvm::dyn_cast<BlockArgument>(v)) {
+      auto loop = llvm::dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      return loop && levelOf(loop);
+    }
+    Operation *def = v.getDefiningOp();
+    return def && llvm::any_of(def->getOperands(), [&](Value o) {
+             return dependsOnParallelLoop(o, depth + 1);
+           });
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Asynchronous results
+  //===--------------------------------------------------------------------===//
+
+  /// Commit groups of `unit` between `from` and `to` in the same block.
+  unsigned commitsBetween(Operation *from, Operation *to, schedule::AsyncUnit unit) {
+    unsigned n = 0;
+    for (Operation *op = from->getNextNode(); op && op != to; op = op->getNextNode())
+      if (auto c = llvm::dyn_cast<schedule::CommitGroupOp>(op))
+        n += c.getUnit() == unit;
+    return n;
+  }
+
+  /// The uses of `v` that read the value, following it through region
+  /// yields and loop-carried values. Uses as the accumulator of a tile.dot on
+  /// the same asynchronous unit are ordered by the unit and skipped.
+  /// A use, and whether it runs in a later iteration than the value's
+  /// definition (reached through a loop-carried value).
+  struct Use {
+    OpOperand *operand;
+    bool laterIteration;
+  };
+
+  void realUses(Value v, schedule::AsyncUnit unit, SmallVectorImpl<Use> &out,
+                DenseSet<Value> &seen, bool later = false) {
+    if (!seen.insert(v).second)
+      return;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto dot = llvm::dyn_cast<tile::DotOp>(user)) {
+        auto async = dot->getParentOfType<schedule::AsyncOp>();
+        if (async && async.getUnit() == unit && use.get() == dot.getAcc())
+          continue;
+      }
+      if (auto yield = llvm::dyn_cast<scf::YieldOp>(user)) {
+        Operation *parent = yield->getParentOp();
+        Value result = parent->getResult(use.getOperandNumber());
+        realUses(result, unit, out, seen, later);
+        if (auto loop = llvm::dyn_cast<scf::ForOp>(parent))
+          realUses(loop.getRegionIterArgs()[use.getOperandNumber()], unit, out, seen,
+                   /*later=*/true);
+        continue;
+      }
+      if (llvm::isa<schedule::YieldOp>(user)) {
+        realUses(user->getParentOp()->getResult(use.getOperandNumber()), unit, out, seen,
+                 later);
+        continue;
+      }
+      out.push_back({&use, later});
+    }
+  }
+
+  void checkAsyncResults() {
+    kernel.walk([&](schedule::AsyncOp async) {
+      if (async.getUnit() == schedule::AsyncUnit::tma)
+        return;
+      schedule::AsyncUnit unit = async.getUnit();
+      // The group of this op is closed by the next commit in its block.
+      bool committed = false;
+      for (Operation *op = async->getNextNode(); op; op = op->getNextNode())
+        if (auto c = llvm::dyn_cast<schedule::CommitGroupOp>(op); c && c.getUnit() == unit)
+          committed = true;
+      if (!committed) {
+        error(async, "this " + schedule::stringifyAsyncUnit(unit) +
+                         " operation is never committed to a group (add "
+                         "schedule.commit_group after it), so no wait covers it",
+              nullptr);
+        return;
+      }
+      // A wait in the same block that retires its group.
+      Operation *covering = nullptr;
+      for (Operation *op = async->getNextNode(); op; op = op->getNextNode())
+        if (auto w = llvm::dyn_cast<schedule::WaitGroupOp>(op);
+            w && w.getUnit() == unit &&
+            commitsBetween(async, w, unit) >= static_cast<unsigned>(w.getPendingAttr().getInt()) + 1) {
+          covering = w;
+          break;
+        }
+      SmallVector<Use> uses;
+      DenseSet<Value> seen;
+      for (Value r : async.getResults())
+        realUses(r, unit, uses, seen);
+      for (Use use : uses) {
+        Operation *user = use.operand->getOwner();
+        Operation *inBlock = async->getBlock()->findAncestorOpInBlock(*user);
+        if (covering && (use.laterIteration || !inBlock || covering->isBeforeInBlock(inBlock)))
+          continue; // after the covering wait, or in a later iteration
+        if (!covering && !inBlock && retiredBefore(async, user, unit))
+          continue; // a `pending 0` wait after the loop
+        InFlightDiagnostic diag = mlir::emitError(user->getLoc())
+                                  << "reads the result of the asynchronous "
+                                  << schedule::stringifyAsyncUnit(unit)
+                                  << " operation at " << lineOf(async)
+                                  << " before a wait_group retires it";
+        diag.attachNote(async.getLoc())
+            << (covering ? "the covering wait comes after this read"
+                         : "no wait_group retires its group before the read: "
+                           "the wait depth is too shallow or the wait is missing");
+        failed = true;
+      }
+      if (uses.empty() || covering)
+        ++proved;
+    });
+  }
+
+  /// True if a `wait_group pending 0` on `unit` runs after every instance of
+  /// `async` (outside its loops) and before `user`.
+  bool retiredBefore(Operation *async, Operation *user, schedule::AsyncUnit unit) {
+    for (Operation *scope = async->getParentOp(); scope && scope != kernel->getParentOp();
+         scope = scope->getParentOp()) {
+      if (!llvm::isa<scf::ForOp>(scope))
+        continue;
+      // Walk forward from the loop, through the blocks that enclose `user`.
+      for (Operation *op = scope->getNextNode(); op; op = op->getNextNode()) {
+        bool found = false;
+        op->walk([&](schedule::WaitGroupOp w) {
+          if (w.getUnit() == unit && w.getPendingAttr().getInt() == 0 &&
+              (w->getBlock()->findAncestorOpInBlock(*user) &&
+               w->isBeforeInBlock(w->getBlock()->findAncestorOpInBlock(*user))))
+            found = true;
+        });
+        if (found)
+          return true;
+        if (op->isAncestor(user))
+          break;
+      }
+    }
+    return false;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // TMA transaction bytes
+  //===--------------------------------------------------------------------===//
+
+  static int64_t bytesOf(tile::CopyOp copy) {
+    Value shared = copy.getDest();
+    auto type = llvm::cast<MemRefType>(shared.getType());
+    int64_t n = (type.getElementTypeBitWidth() + 7) / 8;
+    for (int64_t d : tile::slotTileShape(type, copy.getDestIndices().size()))
+      n *= d;
+    return n;
+  }
+
+  void checkExpectTx() {
+    kernel.walk([&](schedule::AsyncOp async) {
+      if (async.getUnit() != schedule::AsyncUnit::tma || !async.getBarrier())
+        return;
+      int64_t bytes = 0;
+      for (Operation &op : async.getBody().front().without_terminator())
+        bytes += bytesOf(llvm::cast<tile::CopyOp>(op));
+      // The arrive_expect_tx of this phase: the closest one before the copy
+      // on the same barrier array, in the same block.
+      schedule::MBarrierArriveExpectTxOp expect;
+      for (Operation *op = async->getPrevNode(); op; op = op->getPrevNode())
+        if (auto e = llvm::dyn_cast<schedule::MBarrierArriveExpectTxOp>(op);
+            e && e.getBarriers() == async.getBarrier()) {
+          expect = e;
+          break;
+        }
+      if (!expect) {
+        error(async, "TMA copies complete transaction bytes on an mbarrier, but "
+                     "no schedule.mbarrier.arrive_expect_tx on it precedes them "
+                     "in this block: the phase would complete before the data lands",
+              nullptr);
+        return;
+      }
+      if (expect.getBytesAttr().getInt() != bytes) {
+        InFlightDiagnostic diag = mlir::emitError(expect.getLoc())
+                                  << "expects " << expect.getBytesAttr().getInt()
+                                  << " transaction bytes, but the TMA copies that "
+                                     "complete on this barrier deliver "
+                                  << bytes;
+        diag.attachNote(async.getLoc()) << "the copies";
+        failed = true;
+        return;
+      }
+      Instance inst{"", {}};
+      z3::expr same = model.term(expect.getIndex(), inst) == model.term(async.getBarrierIndex(), inst);
+      std::pair<Operation *, Instance *> points[] = {{async, &inst}};
+      prove(async, model.executes(async, inst) && model.assumptions(), same,
+            "the copies complete on the mbarrier that expects their bytes", points);
+    });
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Shared memory across roles (not modeled yet)
+  //===--------------------------------------------------------------------===//
+
+  void checkSharedAcrossRoles() {
+    DenseMap<Value, SmallVector<Operation *>> byBuffer;
+    for (const Access &a : accesses)
+      if (a.kind == Access::Slot)
+        byBuffer[a.memory].push_back(a.op);
+    for (auto &[buffer, ops] : byBuffer) {
+      SmallVector<std::string> agents;
+      for (Operation *op : ops) {
+        auto role = op->getParentOfType<schedule::RoleOp>();
+        bool async = op->getParentOfType<schedule::AsyncOp>() != nullptr;
+        std::string agent = (role ? "role \"" + role.getName().str() + "\"" : std::string("all warpgroups")) +
+                            (async ? " (TMA)" : "");
+        if (!llvm::is_contained(agents, agent))
+          agents.push_back(agent);
+      }
+      if (agents.size() > 1) {
+        InFlightDiagnostic diag =
+            mlir::emitError(buffer.getLoc())
+            << "this shared buffer is accessed by " << llvm::join(agents, ", ")
+            << ", which synchronize through mbarrier phases; the schedule "
+               "checker does not model mbarrier happens-before yet, so it "
+               "cannot prove this kernel (it does not assume it correct)";
+        failed = true;
+      }
+    }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Races
+  //===--------------------------------------------------------------------===//
+
+  /// The elements an access touches, as half-open ranges per dimension, and
+  /// whether they overlap with another access's.
+  z3::expr overlap(const Access &a, Instance &ia, const Access &b, Instance &ib) {
+    if (a.kind == Access::Slot || b.kind == Access::Slot) {
+      if (a.kind != b.kind)
+        return ctx.bool_val(true);
+      z3::expr eq = ctx.bool_val(true);
+      for (auto [x, y] : llvm::zip(a.indices, b.indices))
+        eq = eq && model.term(x, ia) == model.term(y, ib);
+      return eq;
+    }
+    auto range = [&](const Access &acc, Instance &inst, int64_t d) {
+      if (acc.kind == Access::Element) {
+        z3::expr i = model.term(acc.indices[d], inst);
+        return std::make_pair(i, i + 1);
+      }
+      z3::expr size = ctx.int_val(static_cast<int64_t>(acc.block[d]));
+      z3::expr lo = model.term(acc.indices[d], inst) * size;
+      if (!acc.offsets.empty())
+        lo = lo + model.term(acc.offsets[d], inst);
+      z3::expr hi = lo + size;
+      z3::expr bound = acc.bounds.empty() ? model.dimension(acc.memory, d)
+                                          : model.term(acc.bounds[d], inst);
+      hi = z3::ite(hi < bound, hi, bound);
+      lo = z3::ite(lo > 0, lo, ctx.int_val(0));
+      return std::make_pair(lo, hi);
+    };
+    z3::expr all = ctx.bool_val(true);
+    for (int64_t d = 0; d < llvm::cast<MemRefType>(a.memory.getType()).getRank(); ++d) {
+      auto [alo, ahi] = range(a, ia, d);
+      auto [blo, bhi] = range(b, ib, d);
+      all = all && alo < ahi && blo < bhi && alo < bhi && blo < ahi;
+    }
+    return all;
+  }
+
+  bool isGlobal(Value memory) {
+    auto arg = llvm::dyn_cast<BlockArgument>(memory);
+    return arg && arg.getOwner()->getParentOp() == kernel.getOperation();
+  }
+
+  void checkRaces() {
+    SmallVector<schedule::BarrierOp> barriers;
+    kernel.walk([&](schedule::BarrierOp b) { barriers.push_back(b); });
+    for (size_t i = 0; i < accesses.size(); ++i)
+      for (size_t j = i; j < accesses.size(); ++j) {
+        const Access &a = accesses[i], &b = accesses[j];
+        if (a.memory != b.memory || !(a.write || b.write))
+          continue;
+        if (a.write && b.write && a.atomicAdd && b.atomicAdd)
+          continue; // atomic adds commute
+        if (isGlobal(a.memory))
+          checkProgramRace(a, b);
+        checkParallelLoopRace(a, b, barriers);
+      }
+  }
+
+  std::string kindOf(const Access &a, const Access &b) {
+    if (a.write && b.write)
+      return "write-write";
+    return "read-write";
+  }
+
+  /// Two different programs touching the same global elements.
+  void checkProgramRace(const Access &a, const Access &b) {
+    Instance ia{"@a", {}, ""}, ib{"@b", {}, "'"};
+    z3::expr differ = ctx.bool_val(false);
+    for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d)
+      differ = differ || model.programId(d, ia) != model.programId(d, ib);
+    z3::expr facts = model.executes(a.op, ia) && model.executes(b.op, ib) && differ;
+    z3::expr conflict = overlap(a, ia, b, ib);
+    facts = facts && model.assumptions();
+    std::pair<Operation *, Instance *> points[] = {{a.op, &ia}, {b.op, &ib}};
+    prove(b.op, facts, !conflict,
+          "no other program touches the elements this " +
+              std::string(b.write ? "write" : "read") + " accesses (" +
+              kindOf(a, b) + " race between programs with the access at " +
+              lineOf(a.op) + ")",
+          points);
+  }
+
+  /// Two iterations of a loop mapped to a parallel level inside one program,
+  /// not separated by a barrier.
+  void checkParallelLoopRace(const Access &a, const Access &b,
+                             ArrayRef<schedule::BarrierOp> barriers) {
+    SmallVector<scf::ForOp> la = model.loops(a.op), lb = model.loops(b.op);
+    for (scf::ForOp loop : la) {
+      if (!levelOf(loop) || !llvm::is_contained(lb, loop) ||
+          *levelOf(loop) == schedule::ParallelLevel::cta)
+        continue;
+      Instance ia{"@a", {}, ""}, ib{"@b", {}, ""};
+      z3::expr facts = model.executes(a.op, ia) && model.executes(b.op, ib) &&
+                       model.inductionVar(loop, ia) != model.inductionVar(loop, ib);
+      // Same iteration of every sequential loop outside this one.
+      for (scf::ForOp outer : la) {
+        if (outer == loop)
+          break;
+        facts = facts && model.inductionVar(outer, ia) == model.inductionVar(outer, ib);
+      }
+      for (schedule::BarrierOp barrier : barriers) {
+        Instance ibar{"@bar" + std::to_string(barrierCounter++), {}, ""};
+        z3::expr between = model.executes(barrier, ibar) &&
+                           ((model.before(a.op, ia, barrier, ibar) &&
+                             model.before(barrier, ibar, b.op, ib)) ||
+                            (model.before(b.op, ib, barrier, ibar) &&
+                             model.before(barrier, ibar, a.op, ia)));
+        z3::expr_vector vars(ctx);
+        for (scf::ForOp l : model.loops(barrier))
+          vars.push_back(model.inductionVar(l, ibar));
+        facts = facts && (vars.empty() ? !between : z3::forall(vars, !between));
+      }
+      facts = facts && model.assumptions();
+      std::pair<Operation *, Instance *> points[] = {{a.op, &ia}, {b.op, &ib}};
+      prove(b.op, facts, !overlap(a, ia, b, ib),
+            "no other " + schedule::stringifyParallelLevel(*levelOf(loop)).str() +
+                " touches these elements without a barrier between (" +
+                kindOf(a, b) + " race with the access at " + lineOf(a.op) + ")",
+            points);
+    }
+  }
+
+  z3::context &ctx;
+  SymbolicModel model;
+  Prover &prover;
+  tile::KernelOp kernel;
+  std::vector<Access> accesses;
+  bool failed = false;
+  unsigned barrierCounter = 0;
+};
+
+struct VerifySchedulePass
+    : public verify::impl::VerifySchedulePassBase<VerifySchedulePass> {
+  using VerifySchedulePassBase::VerifySchedulePassBase;
+
+  void runOnOperation() override {
+    std::string dumpDir = dumpSmtDir.empty() ? defaultDumpDir() : dumpSmtDir.getValue();
+    bool allProved = true;
+    getOperation().walk([&](tile::KernelOp kernel) {
+      z3::context ctx;
+      Prover prover(ctx, timeoutMs, dumpDir, kernel.getSymName().str() + "-schedule");
+      ScheduleChecker checker(kernel, ctx, prover);
+      bool ok = succeeded(checker.run());
+      if (printStats) {
+        std::string millis;
+        llvm::raw_string_ostream(millis) << llvm::format("%.1f", prover.milliseconds());
+        mlir::emitRemark(kernel.getLoc())
+            << "@" << kernel.getSymName() << ": " << checker.proved
+            << " schedule obligations proved with " << prover.numQueries()
+            << " Z3 queries in " << millis << " ms";
+      }
+      if (ok)
+        kernel->setAttr(schedule::ScheduleDialect::kVerifiedAttrName,
+                        UnitAttr::get(kernel.getContext()));
+      allProved &= ok;
+    });
+    if (!allProved)
+      signalPassFailure();
+  }
+};
+
+} // namespace
