@@ -17,6 +17,9 @@ using namespace mlir::tiletag::verify;
 
 SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx)
     : ctx(ctx), kernel(kernel) {
+  // An execution runs some program: the grid is not empty.
+  for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d)
+    facts.push_back(symbol("nprog" + std::to_string(d)) >= 1);
   // The launch contract: operand shapes and grid extents are functions of the
   // problem sizes. Without it, "the grid covers M" could not be proved.
   auto launch = kernel->getAttrOfType<tile::LaunchAttr>(tile::TileDialect::kLaunchAttrName);
@@ -273,6 +276,9 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
 }
 
 z3::expr SymbolicModel::executes(Operation *op, Instance &inst) {
+  // The instance runs in one program of the grid.
+  for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d)
+    programId(d, inst);
   z3::expr cond = ctx.bool_val(true);
   Operation *child = op;
   for (Operation *p = op->getParentOp(); p && p != kernel.getOperation();

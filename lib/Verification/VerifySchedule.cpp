@@ -205,41 +205,23 @@ private:
             }
         }
     });
-    // A barrier under a branch or loop whose condition differs between the
-    // units it synchronizes deadlocks.
+    // Branches outside parallel loops depend only on program ids, sizes and
+    // sequential loops, which every unit of the program agrees on; inside a
+    // parallel loop, each iteration is a different unit.
     kernel.walk([&](schedule::BarrierOp barrier) {
       for (Operation *p = barrier->getParentOp(); p && p != kernel; p = p->getParentOp()) {
         auto loop = llvm::dyn_cast<scf::ForOp>(p);
         if (loop && levelOf(loop)) {
           error(barrier, "a barrier inside a loop mapped to " +
                              schedule::stringifyParallelLevel(*levelOf(loop)) +
-                             " is reached once per iteration by different units; "
-                             "place it outside the parallel loop",
-                nullptr);
-          return;
-        }
-        auto branch = llvm::dyn_cast<scf::IfOp>(p);
-        if (branch && dependsOnParallelLoop(branch.getCondition())) {
-          error(barrier, "a barrier under a branch whose condition differs between "
-                         "the units it synchronizes deadlocks",
+                             " is reached by each unit on its own (and not at all "
+                             "by units a branch skips); place it outside the "
+                             "parallel loop",
                 nullptr);
           return;
         }
       }
     });
-  }
-
-  bool dependsOnParallelLoop(Value v, unsigned depth = 0) {
-    if (depth > 64)
-      return true;
-    if (auto arg = llvm::dyn_cast<BlockArgument>(v)) {
-      auto loop = llvm::dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      return loop && levelOf(loop);
-    }
-    Operation *def = v.getDefiningOp();
-    return def && llvm::any_of(def->getOperands(), [&](Value o) {
-             return dependsOnParallelLoop(o, depth + 1);
-           });
   }
 
   //===--------------------------------------------------------------------===//
@@ -474,8 +456,11 @@ private:
     }
     auto range = [&](const Access &acc, Instance &inst, int64_t d) {
       if (acc.kind == Access::Element) {
+        // Only elements that exist can race.
         z3::expr i = model.term(acc.indices[d], inst);
-        return std::make_pair(i, i + 1);
+        z3::expr dim = model.dimension(acc.memory, d);
+        return std::make_pair(z3::ite(i > 0, i, ctx.int_val(0)),
+                              z3::ite(i + 1 < dim, i + 1, dim));
       }
       z3::expr size = ctx.int_val(static_cast<int64_t>(acc.block[d]));
       z3::expr lo = model.term(acc.indices[d], inst) * size;
@@ -542,23 +527,33 @@ private:
           points);
   }
 
-  /// Two iterations of a loop mapped to a parallel level inside one program,
-  /// not separated by a barrier.
+  /// The innermost loop around `op` mapped to `level`, if any.
+  scf::ForOp loopAt(Operation *op, schedule::ParallelLevel level) {
+    for (scf::ForOp loop : llvm::reverse(model.loops(op)))
+      if (levelOf(loop) == level)
+        return loop;
+    return {};
+  }
+
+  /// Two units of one program (different iterations of loops mapped to the
+  /// same level: the same warps, threads, ...) not separated by a barrier.
   void checkParallelLoopRace(const Access &a, const Access &b,
                              ArrayRef<schedule::BarrierOp> barriers) {
-    SmallVector<scf::ForOp> la = model.loops(a.op), lb = model.loops(b.op);
-    for (scf::ForOp loop : la) {
-      if (!levelOf(loop) || !llvm::is_contained(lb, loop) ||
-          *levelOf(loop) == schedule::ParallelLevel::cta)
+    for (schedule::ParallelLevel level :
+         {schedule::ParallelLevel::warpgroup, schedule::ParallelLevel::warp,
+          schedule::ParallelLevel::thread}) {
+      scf::ForOp la = loopAt(a.op, level), lb = loopAt(b.op, level);
+      if (!la || !lb)
         continue;
       Instance ia{"@a", {}, ""}, ib{"@b", {}, ""};
       z3::expr facts = model.executes(a.op, ia) && model.executes(b.op, ib) &&
-                       model.inductionVar(loop, ia) != model.inductionVar(loop, ib);
-      // Same iteration of every sequential loop outside this one.
-      for (scf::ForOp outer : la) {
-        if (outer == loop)
+                       model.inductionVar(la, ia) != model.inductionVar(lb, ib);
+      // The same iteration of the sequential loops around both.
+      SmallVector<scf::ForOp> outerA = model.loops(a.op), outerB = model.loops(b.op);
+      for (auto [x, y] : llvm::zip(outerA, outerB)) {
+        if (x != y || levelOf(x))
           break;
-        facts = facts && model.inductionVar(outer, ia) == model.inductionVar(outer, ib);
+        facts = facts && model.inductionVar(x, ia) == model.inductionVar(x, ib);
       }
       for (schedule::BarrierOp barrier : barriers) {
         Instance ibar{"@bar" + std::to_string(barrierCounter++), {}, ""};
@@ -575,7 +570,7 @@ private:
       facts = facts && model.assumptions();
       std::pair<Operation *, Instance *> points[] = {{a.op, &ia}, {b.op, &ib}};
       prove(b.op, facts, !overlap(a, ia, b, ib),
-            "no other " + schedule::stringifyParallelLevel(*levelOf(loop)).str() +
+            "no other " + schedule::stringifyParallelLevel(level).str() +
                 " touches these elements without a barrier between (" +
                 kindOf(a, b) + " race with the access at " + lineOf(a.op) + ")",
             points);
