@@ -63,7 +63,7 @@ public:
     checkStructure();
     checkAsyncResults();
     checkExpectTx();
-    checkSharedAcrossRoles();
+    checkRoleSynchronization();
     checkRaces();
     return failed ? failure() : success();
   }
@@ -409,34 +409,367 @@ private:
   }
 
   //===--------------------------------------------------------------------===//
-  // Shared memory across roles (not modeled yet)
+  // Warp roles synchronized by mbarriers
   //===--------------------------------------------------------------------===//
+  //
+  // Model (count = 1 per phase): an mbarrier element's phases complete in
+  // order, one arrival each, and in a correct protocol the waiter of an
+  // element sees its waits and the arrivals alternate in sequential order,
+  // starting with an arrival; the first wait waits for parity 0 and
+  // consecutive waits alternate parity. Then a wait returns only after every
+  // arrival that precedes it in sequential order, and
+  //   X happens before Y  if  X (or its completion) precedes an arrival in
+  //   its role, that arrival precedes a wait on the same element in
+  //   sequential order, and the wait precedes Y in Y's role.
+  // A TMA copy completes as a transaction on its region's mbarrier; a shared
+  // tile read by a wgmma completes when a wait_group retires its group.
+  // Each local condition is proved assuming the edges of the others, which
+  // is an induction over the real-time order of the synchronization events.
 
-  void checkSharedAcrossRoles() {
-    DenseMap<Value, SmallVector<Operation *>> byBuffer;
-    for (const Access &a : accesses)
-      if (a.kind == Access::Slot)
-        byBuffer[a.memory].push_back(a.op);
-    for (auto &[buffer, ops] : byBuffer) {
-      SmallVector<std::string> agents;
-      for (Operation *op : ops) {
-        auto role = op->getParentOfType<schedule::RoleOp>();
-        bool async = op->getParentOfType<schedule::AsyncOp>() != nullptr;
-        std::string agent = (role ? "role \"" + role.getName().str() + "\"" : std::string("all warpgroups")) +
-                            (async ? " (TMA)" : "");
-        if (!llvm::is_contained(agents, agent))
-          agents.push_back(agent);
+  /// The role an op runs in ("" when all warpgroups run it).
+  static std::string roleOf(Operation *op) {
+    auto role = op->getParentOfType<schedule::RoleOp>();
+    return role ? role.getName().str() : std::string();
+  }
+
+  /// The agent of a memory access: its role, or its role's TMA unit.
+  static std::string agentOf(Operation *op) {
+    auto async = op->getParentOfType<schedule::AsyncOp>();
+    return roleOf(op) + (async && async.getUnit() == schedule::AsyncUnit::tma ? "/tma" : "");
+  }
+
+  struct SyncPoint {
+    Operation *op;   // an arrive, arrive_expect_tx, wait, or TMA region
+    Value barriers;
+    Value index;
+  };
+
+  SmallVector<SyncPoint> arrivals, waits;
+
+  void collectSync() {
+    kernel.walk([&](Operation *op) {
+      if (auto a = llvm::dyn_cast<schedule::MBarrierArriveOp>(op))
+        arrivals.push_back({op, a.getBarriers(), a.getIndex()});
+      else if (auto a = llvm::dyn_cast<schedule::MBarrierArriveExpectTxOp>(op))
+        arrivals.push_back({op, a.getBarriers(), a.getIndex()});
+      else if (auto w = llvm::dyn_cast<schedule::MBarrierWaitOp>(op))
+        waits.push_back({op, w.getBarriers(), w.getIndex()});
+    });
+  }
+
+  z3::expr sameElement(const SyncPoint &a, Instance &ia, const SyncPoint &b, Instance &ib) {
+    return model.term(a.index, ia) == model.term(b.index, ib);
+  }
+
+  z3::expr asInt(const z3::expr &e) {
+    return e.is_bool() ? z3::ite(e, ctx.int_val(1), ctx.int_val(0)) : e;
+  }
+
+  Instance fresh(StringRef prefix) {
+    return Instance{(prefix + std::to_string(instanceCounter++)).str(), {}, ""};
+  }
+
+  std::vector<z3::expr> loopVars(Operation *op, Instance &inst) {
+    std::vector<z3::expr> vars;
+    for (scf::ForOp loop : model.loops(op))
+      vars.push_back(model.inductionVar(loop, inst));
+    return vars;
+  }
+
+  z3::expr forAll(const std::vector<z3::expr> &vars, const z3::expr &body) {
+    if (vars.empty())
+      return body;
+    z3::expr_vector v(ctx);
+    for (const z3::expr &e : vars)
+      v.push_back(e);
+    return z3::forall(v, body);
+  }
+
+  /// No wait of `w`'s role on `w`'s element comes between `from` and `w`.
+  z3::expr noWaitBetween(Operation *from, Instance &ifrom, const SyncPoint &w, Instance &iw) {
+    z3::expr none = ctx.bool_val(true);
+    for (const SyncPoint &other : waits) {
+      if (other.barriers != w.barriers || roleOf(other.op) != roleOf(w.op))
+        continue;
+      Instance io = fresh("@between");
+      z3::expr between = model.executes(other.op, io) && sameElement(other, io, w, iw) &&
+                         model.before(from, ifrom, other.op, io) &&
+                         model.before(other.op, io, w.op, iw);
+      none = none && forAll(loopVars(other.op, io), !between);
+    }
+    return none;
+  }
+
+  /// The protocol of each wait: parities start at 0 and alternate, and
+  /// exactly one arrival completes each phase it waits for.
+  void checkWaitProtocol() {
+    for (const SyncPoint &w : waits) {
+      auto init = w.barriers.getDefiningOp<schedule::MBarrierInitOp>();
+      if (!init || init.getCountAttr().getInt() != 1) {
+        error(w.op, "the schedule checker models mbarriers that expect one "
+                    "arrival per phase; this one expects more",
+              nullptr);
+        continue;
       }
-      if (agents.size() > 1) {
-        InFlightDiagnostic diag =
-            mlir::emitError(buffer.getLoc())
-            << "this shared buffer is accessed by " << llvm::join(agents, ", ")
-            << ", which synchronize through mbarrier phases; the schedule "
-               "checker does not model mbarrier happens-before yet, so it "
-               "cannot prove this kernel (it does not assume it correct)";
-        failed = true;
+      Value parityValue = llvm::cast<schedule::MBarrierWaitOp>(w.op).getParity();
+      Instance iw = fresh("@w");
+      z3::expr runs = model.executes(w.op, iw);
+      z3::expr parity = z3::mod(asInt(model.term(parityValue, iw)), 2);
+      // The previous wait of this role on this element, if any.
+      z3::expr noPrevious = ctx.bool_val(true);
+      for (const SyncPoint &p : waits) {
+        if (p.barriers != w.barriers || roleOf(p.op) != roleOf(w.op))
+          continue;
+        Instance ip = fresh("@p");
+        z3::expr earlier = model.executes(p.op, ip) && sameElement(p, ip, w, iw) &&
+                           model.before(p.op, ip, w.op, iw);
+        noPrevious = noPrevious && forAll(loopVars(p.op, ip), !earlier);
+        // Consecutive waits alternate parity.
+        z3::expr consecutive = earlier && noWaitBetween(p.op, ip, w, iw);
+        z3::expr pParity = z3::mod(asInt(model.term(
+                                       llvm::cast<schedule::MBarrierWaitOp>(p.op).getParity(), ip)),
+                                   2);
+        std::pair<Operation *, Instance *> points[] = {{p.op, &ip}, {w.op, &iw}};
+        prove(w.op, runs && consecutive && model.assumptions(), parity != pParity,
+              "this wait waits for the phase after the previous wait's (parities alternate)",
+              points);
+      }
+      std::pair<Operation *, Instance *> first[] = {{w.op, &iw}};
+      prove(w.op, runs && noPrevious && model.assumptions(), parity == 0,
+            "the first wait on an mbarrier waits for parity 0", first);
+      // At most one arrival between the previous wait (or the start) and
+      // this one: otherwise the waiter can be a whole phase behind.
+      for (size_t x = 0; x < arrivals.size(); ++x)
+        for (size_t y = x; y < arrivals.size(); ++y) {
+          const SyncPoint &a1 = arrivals[x], &a2 = arrivals[y];
+          if (a1.barriers != w.barriers || a2.barriers != w.barriers)
+            continue;
+          Instance i1 = fresh("@a"), i2 = fresh("@a");
+          z3::expr two = model.executes(a1.op, i1) && model.executes(a2.op, i2) &&
+                         sameElement(a1, i1, w, iw) && sameElement(a2, i2, w, iw) &&
+                         model.before(a1.op, i1, a2.op, i2) &&
+                         model.before(a2.op, i2, w.op, iw) &&
+                         noWaitBetween(a1.op, i1, w, iw);
+          std::pair<Operation *, Instance *> points[] = {{a1.op, &i1}, {a2.op, &i2}, {w.op, &iw}};
+          prove(w.op, runs && model.assumptions(), !two,
+                "one arrival completes each phase this wait waits for (two arrivals "
+                "with no wait between let the waiter fall a phase behind)",
+                points);
+        }
+    }
+  }
+
+  /// Where an access is complete: a TMA copy at its region (on the region's
+  /// mbarrier), a shared read feeding a wgmma where a wait_group retires
+  /// that group, anything else at itself. Returns false if the pattern is
+  /// not modeled.
+  struct Release {
+    Operation *op;
+    Instance inst;
+  };
+
+  std::optional<Release> releaseOf(const Access &x, Instance &ix) {
+    if (auto read = llvm::dyn_cast<tile::ReadOp>(x.op)) {
+      // A read whose tile goes to a wgmma (directly or transposed, which the
+      // wgmma does through its shared-memory descriptor) is read by the
+      // wgmma unit, until its group retires.
+      SmallVector<Value> tiles{read.getResult()};
+      while (!tiles.empty()) {
+        Value t = tiles.pop_back_val();
+        for (Operation *user : t.getUsers()) {
+          if (auto tr = llvm::dyn_cast<tile::TransposeOp>(user)) {
+            tiles.push_back(tr.getResult());
+            continue;
+          }
+          auto dot = llvm::dyn_cast<tile::DotOp>(user);
+          auto async = dot ? dot->getParentOfType<schedule::AsyncOp>() : nullptr;
+          if (!async || async.getUnit() == schedule::AsyncUnit::tma)
+            continue;
+          return retiringWait(async, ix);
+        }
       }
     }
+    Release r{x.op, Instance{ix.suffix, ix.memo, ix.program}};
+    return r;
+  }
+
+  /// The wait_group instance that retires `async` executed in `ia`. In the
+  /// body of a unit-step loop with c commit_groups per iteration, the group
+  /// of `async` is closed by the first commit after it; a wait with
+  /// `pending P` in iteration k + d retires it once at least P groups were
+  /// committed after it: count them and take the first such wait.
+  std::optional<Release> retiringWait(schedule::AsyncOp async, Instance &ia) {
+    Block *block = async->getBlock();
+    schedule::AsyncUnit unit = async.getUnit();
+    SmallVector<scf::ForOp> loops = model.loops(async);
+    if (loops.empty() || !loops.back()->isAncestor(block->getParentOp()))
+      return std::nullopt;
+    scf::ForOp loop = loops.back();
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!step || *step != 1)
+      return std::nullopt;
+    // Positions of commits and waits of this unit in the block.
+    SmallVector<Operation *> commits;
+    int closing = -1;
+    for (Operation &op : *block)
+      if (auto c = llvm::dyn_cast<schedule::CommitGroupOp>(op); c && c.getUnit() == unit) {
+        if (closing < 0 && async->isBeforeInBlock(c))
+          closing = commits.size();
+        commits.push_back(c);
+      }
+    if (closing < 0)
+      return std::nullopt;
+    int64_t perIteration = commits.size();
+    std::optional<Release> best;
+    int64_t bestDistance = 0;
+    for (Operation &op : *block) {
+      auto w = llvm::dyn_cast<schedule::WaitGroupOp>(op);
+      if (!w || w.getUnit() != unit)
+        continue;
+      int64_t before = llvm::count_if(commits, [&](Operation *c) { return c->isBeforeInBlock(w); });
+      int64_t pending = w.getPendingAttr().getInt();
+      // Groups committed after ours by this wait in iteration k + d:
+      //   d = 0: before - closing - 1 (only if the wait follows our commit)
+      //   d > 0: perIteration - closing - 1 + (d - 1) * perIteration + before
+      int64_t d = 0;
+      if (!(before > closing && before - closing - 1 >= pending)) {
+        int64_t need = pending - (perIteration - closing - 1) - before;
+        d = 1 + (need > 0 ? (need + perIteration - 1) / perIteration : 0);
+      }
+      if (best && d >= bestDistance)
+        continue;
+      Instance ir{ia.suffix + "@retire", {}, ia.program};
+      for (scf::ForOp l : loops) {
+        z3::expr iv = model.inductionVar(l, ia);
+        ir.memo.emplace(l.getInductionVar().getAsOpaquePointer(),
+                        l == loop ? iv + ctx.int_val(d) : iv);
+      }
+      best = Release{w, std::move(ir)};
+      bestDistance = d;
+    }
+    return best;
+  }
+
+  /// "x (complete at `rel`) happens before y at `iy`" through an mbarrier.
+  z3::expr happensBefore(Release &rel, const Access &x, Instance &ix,
+                         Operation *y, Instance &iy) {
+    z3::expr any = ctx.bool_val(false);
+    // A TMA copy releases through its region's transaction bytes.
+    auto tma = x.op->getParentOfType<schedule::AsyncOp>();
+    bool viaTma = tma && tma.getUnit() == schedule::AsyncUnit::tma;
+    for (const SyncPoint &w : waits) {
+      if (roleOf(w.op) != roleOf(y))
+        continue;
+      if (viaTma) {
+        if (w.barriers != tma.getBarrier())
+          continue;
+        Instance iw = fresh("@hbw");
+        z3::expr edge = model.executes(w.op, iw) &&
+                        model.term(tma.getBarrierIndex(), ix) == model.term(w.index, iw) &&
+                        model.before(tma, ix, w.op, iw) && model.before(w.op, iw, y, iy);
+        any = any || edge;
+        continue;
+      }
+      for (const SyncPoint &a : arrivals) {
+        if (a.barriers != w.barriers || roleOf(a.op) != roleOf(rel.op))
+          continue;
+        Instance ia = fresh("@hba"), iw = fresh("@hbw");
+        z3::expr edge = model.executes(rel.op, rel.inst) && model.executes(a.op, ia) &&
+                        model.executes(w.op, iw) && sameElement(a, ia, w, iw) &&
+                        model.before(rel.op, rel.inst, a.op, ia) &&
+                        model.before(a.op, ia, w.op, iw) && model.before(w.op, iw, y, iy);
+        any = any || edge;
+      }
+    }
+    return any;
+  }
+
+  /// Conflicting shared-memory accesses of different roles (or of a role
+  /// and its TMA unit) are ordered by an mbarrier edge, in sequential order.
+  void checkRoleSynchronization() {
+    collectSync();
+    bool anyCrossRole = false;
+    for (size_t i = 0; i < accesses.size(); ++i)
+      for (size_t j = 0; j < accesses.size(); ++j) {
+        const Access &x = accesses[i], &y = accesses[j];
+        if (x.kind != Access::Slot || y.kind != Access::Slot || x.memory != y.memory ||
+            !(x.write || y.write) || agentOf(x.op) == agentOf(y.op))
+          continue;
+        anyCrossRole = true;
+        Instance ix = fresh("@x"), iy = fresh("@y");
+        std::optional<Release> rel = releaseOf(x, ix);
+        if (!rel) {
+          error(x.op, "the schedule checker cannot tell when this access completes: "
+                      "the wgmma that reads it must be committed and waited for "
+                      "in the body of a loop with step 1",
+                nullptr);
+          continue;
+        }
+        z3::expr conflict = model.executes(x.op, ix) && model.executes(y.op, iy) &&
+                            overlap(x, ix, y, iy) && model.before(x.op, ix, y.op, iy);
+        z3::expr hb = happensBefore(*rel, x, ix, y.op, iy);
+        // The instances inside `hb` are existential; under the negation they
+        // become universal: quantify them.
+        std::vector<z3::expr> vars;
+        collectBound(hb, vars);
+        z3::expr noEdge = forAll(vars, !hb);
+        std::string what = std::string(x.write && y.write ? "write-write"
+                                       : x.write         ? "read-after-write"
+                                                         : "write-after-read") +
+                           " on the shared buffer: the access at " + lineOf(x.op) +
+                           " happens before this one through an mbarrier";
+        std::pair<Operation *, Instance *> points[] = {{x.op, &ix}, {y.op, &iy}};
+        Verdict v = prover.check(conflict && noEdge && model.assumptions(), what);
+        if (v.kind == Verdict::Unsat) {
+          ++proved;
+        } else if (v.kind == Verdict::Unknown) {
+          error(y.op, "could not prove " + what + ": Z3 answered unknown (" + v.reason + ")",
+                nullptr);
+        } else {
+          error(y.op, what + " does not hold", &*v.model, points);
+        }
+      }
+    if (anyCrossRole || !waits.empty())
+      checkWaitProtocol();
+    if (anyCrossRole)
+      checkNoLapping();
+  }
+
+  /// The loop variables of the helper instances in `e` (the '@hb' ones),
+  /// which the negated query quantifies.
+  void collectBound(const z3::expr &e, std::vector<z3::expr> &vars) {
+    if (!e.is_app())
+      return; // quantified subterms keep their own variables
+    if (e.num_args() == 0 && e.is_int() &&
+        e.decl().name().str().find("@hb") != std::string::npos &&
+        llvm::none_of(vars, [&](const z3::expr &v) { return z3::eq(v, e); }))
+      vars.push_back(e);
+    for (unsigned i = 0; i < e.num_args(); ++i)
+      collectBound(e.arg(i), vars);
+  }
+
+  /// A waiter is never lapped: the arrival after its wait (in sequential
+  /// order) happens after the wait in the parallel run.
+  void checkNoLapping() {
+    for (const SyncPoint &w : waits)
+      for (const SyncPoint &a : arrivals) {
+        if (a.barriers != w.barriers || roleOf(a.op) == roleOf(w.op))
+          continue;
+        Instance iw = fresh("@lw"), ia = fresh("@la");
+        z3::expr after = model.executes(w.op, iw) && model.executes(a.op, ia) &&
+                         sameElement(w, iw, a, ia) && model.before(w.op, iw, a.op, ia);
+        Access asWait{w.op, Value(), false, false, Access::Element, {}, {}, {}, {}};
+        Release rel{w.op, Instance{iw.suffix, iw.memo, iw.program}};
+        z3::expr hb = happensBefore(rel, asWait, iw, a.op, ia);
+        std::vector<z3::expr> vars;
+        collectBound(hb, vars);
+        std::pair<Operation *, Instance *> points[] = {{w.op, &iw}, {a.op, &ia}};
+        prove(a.op, after && model.assumptions(), !forAll(vars, !hb),
+              "this arrival comes after the wait at " + lineOf(w.op) +
+                  " for the previous phase (otherwise the waiter is lapped and "
+                  "its parity test passes a phase early)",
+              points);
+      }
   }
 
   //===--------------------------------------------------------------------===//
@@ -583,7 +916,7 @@ private:
   tile::KernelOp kernel;
   std::vector<Access> accesses;
   bool failed = false;
-  unsigned barrierCounter = 0;
+  unsigned barrierCounter = 0, instanceCounter = 0;
 };
 
 struct VerifySchedulePass
