@@ -33,6 +33,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 
 void mlir::tiletag::registerTileTagDialects(DialectRegistry &registry) {
   registry.insert<tile::TileDialect, tag::TagDialect, schedule::ScheduleDialect>();
@@ -57,6 +59,13 @@ void mlir::tiletag::registerTileTagPasses() {
   tag::registerTileTagTagPasses();
   schedule::registerTileTagSchedulePasses();
   verify::registerTileTagVerificationPasses();
+  PassPipelineRegistration<>(
+      "tiletag-verify",
+      "Run both checkers: --tiletag-verify-tags, then --tiletag-verify-schedule",
+      [](OpPassManager &pm) {
+        pm.addPass(verify::createVerifyTagsPass());
+        pm.addPass(verify::createVerifySchedulePass());
+      });
 }
 
 void mlir::tiletag::registerAllPasses() {
