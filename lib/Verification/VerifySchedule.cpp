@@ -64,6 +64,7 @@ public:
     checkAsyncResults();
     checkExpectTx();
     checkRoleSynchronization();
+    checkProxyFences();
     checkRaces();
     return failed ? failure() : success();
   }
@@ -695,8 +696,20 @@ private:
         if (x.kind != Access::Slot || y.kind != Access::Slot || x.memory != y.memory ||
             !(x.write || y.write) || agentOf(x.op) == agentOf(y.op))
           continue;
-        anyCrossRole = true;
         Instance ix = fresh("@x"), iy = fresh("@y");
+        if (roleOf(x.op) == roleOf(y.op)) {
+          // A role and the TMA unit it drives: issuing a TMA op after a
+          // thread access orders them (the fence check covers visibility);
+          // a TMA store reads its buffer until a `wait_group tma` retires it.
+          if (agentOf(y.op) != roleOf(y.op))
+            continue; // thread access, then the TMA op that role issues
+          auto tma = x.op->getParentOfType<schedule::AsyncOp>();
+          if (!x.write && tma) {
+            checkTmaStoreRetired(x, ix, y, iy);
+            continue;
+          }
+        }
+        anyCrossRole = true;
         std::optional<Release> rel = releaseOf(x, ix);
         if (!rel) {
           error(x.op, "the schedule checker cannot tell when this access completes: "
@@ -735,6 +748,26 @@ private:
       checkNoLapping();
   }
 
+  /// A TMA store `x` reads its shared buffer asynchronously: a thread write
+  /// `y` to it later must follow a `wait_group tma pending 0`.
+  void checkTmaStoreRetired(const Access &x, Instance &ix, const Access &y, Instance &iy) {
+    z3::expr facts = model.executes(x.op, ix) && model.executes(y.op, iy) &&
+                     overlap(x, ix, y, iy) && model.before(x.op, ix, y.op, iy);
+    kernel.walk([&](schedule::WaitGroupOp w) {
+      if (w.getUnit() != schedule::AsyncUnit::tma || w.getPendingAttr().getInt() != 0)
+        return;
+      Instance iw = fresh("@tw");
+      z3::expr between = model.executes(w, iw) && model.before(x.op, ix, w, iw) &&
+                         model.before(w, iw, y.op, iy);
+      facts = facts && forAll(loopVars(w, iw), !between);
+    });
+    std::pair<Operation *, Instance *> points[] = {{x.op, &ix}, {y.op, &iy}};
+    prove(y.op, facts && model.assumptions(), ctx.bool_val(false),
+          "a wait_group tma retires the TMA store at " + lineOf(x.op) +
+              " before this write to its shared buffer",
+          points);
+  }
+
   /// The loop variables of the helper instances in `e` (the '@hb' ones),
   /// which the negated query quantifies.
   void collectBound(const z3::expr &e, std::vector<z3::expr> &vars) {
@@ -770,6 +803,52 @@ private:
                   "its parity test passes a phase early)",
               points);
       }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Proxies
+  //===--------------------------------------------------------------------===//
+
+  /// True if `op` touches shared memory through the async proxy (the TMA
+  /// engine, or a wgmma reading its operand tile from shared memory).
+  bool isAsyncProxy(const Access &a) {
+    if (auto async = a.op->getParentOfType<schedule::AsyncOp>())
+      return async.getUnit() == schedule::AsyncUnit::tma;
+    if (auto read = llvm::dyn_cast<tile::ReadOp>(a.op)) {
+      Instance scratch{"@proxy", {}, ""};
+      std::optional<Release> rel = releaseOf(a, scratch);
+      return rel && rel->op != a.op;
+    }
+    return false;
+  }
+
+  /// A thread's (generic-proxy) write to shared memory becomes visible to
+  /// the async proxy only through schedule.fence_async_proxy between them.
+  void checkProxyFences() {
+    SmallVector<Operation *> fences;
+    kernel.walk([&](schedule::FenceAsyncProxyOp f) { fences.push_back(f); });
+    for (const Access &w : accesses) {
+      if (w.kind != Access::Slot || !w.write || isAsyncProxy(w))
+        continue;
+      for (const Access &r : accesses) {
+        if (r.kind != Access::Slot || r.memory != w.memory || !isAsyncProxy(r))
+          continue;
+        Instance iw = fresh("@gw"), ir = fresh("@ar");
+        z3::expr facts = model.executes(w.op, iw) && model.executes(r.op, ir) &&
+                         overlap(w, iw, r, ir) && model.before(w.op, iw, r.op, ir);
+        for (Operation *f : fences) {
+          Instance iff = fresh("@fence");
+          z3::expr between = model.executes(f, iff) && model.before(w.op, iw, f, iff) &&
+                             model.before(f, iff, r.op, ir);
+          facts = facts && forAll(loopVars(f, iff), !between);
+        }
+        std::pair<Operation *, Instance *> points[] = {{w.op, &iw}, {r.op, &ir}};
+        prove(r.op, facts && model.assumptions(), ctx.bool_val(false),
+              "a fence_async_proxy separates the thread write at " + lineOf(w.op) +
+                  " from this async-proxy access to the same shared memory",
+              points);
+      }
+    }
   }
 
   //===--------------------------------------------------------------------===//
