@@ -124,6 +124,29 @@ def pipeline(stages, tiles, asserts, consumers=1):
     return "\n".join(L) + "\n"
 
 
+def exchange(cluster):
+    """Programs of a cluster exchange blocks through global memory."""
+    return """tile.kernel @exchange(%%X: memref<?xf32> {tile.name = "X"}, %%Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 4096], grid = [N ceildiv 128], shapes = [X = [N], Y = [N]]>,
+    schedule.launch = #schedule.launch<warpgroups = 1, cluster = [%d]>} {
+  %%c1 = arith.constant 1 : index
+  %%cC = arith.constant %d : index
+  %%p = tile.program_id 0
+  %%v = arith.constant dense<1.0> : tensor<128xf32>
+  tile.store %%v, %%X[%%p] : tensor<128xf32> -> memref<?xf32>
+  schedule.barrier cluster
+  %%rank = arith.remui %%p, %%cC : index
+  %%base = arith.subi %%p, %%rank : index
+  %%next = arith.addi %%rank, %%c1 : index
+  %%nrank = arith.remui %%next, %%cC : index
+  %%q = arith.addi %%base, %%nrank : index
+  %%t = tile.load %%X[%%q] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %%t, %%Y[%%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+""" % (cluster, cluster)
+
+
 HEADER = ("| kernel | verify wall ms | tags: Z3 ms | tags: queries | schedule: Z3 ms "
           "| schedule: queries | oracle run ms (one size) | verify / oracle |\n"
           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -151,6 +174,10 @@ with tempfile.TemporaryDirectory() as d:
         p = os.path.join(d, "v.mlir")
         open(p, "w").write(pipeline(*params))
         row("pipeline %s (stages %d, tiles %d, asserts %d, consumers %d)" % ((label,) + params), p)
+    for cluster in (1, 2, 4, 8, 16):
+        p = os.path.join(d, "c.mlir")
+        open(p, "w").write(exchange(cluster))
+        row("cluster exchange, %d CTAs per cluster" % cluster, p)
 
 if out_path:
     with open(out_path, "w") as f:

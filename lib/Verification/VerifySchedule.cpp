@@ -477,6 +477,15 @@ private:
     return vars;
   }
 
+  z3::expr exists(const std::vector<z3::expr> &vars, const z3::expr &body) {
+    if (vars.empty())
+      return body;
+    z3::expr_vector v(ctx);
+    for (const z3::expr &e : vars)
+      v.push_back(e);
+    return z3::exists(v, body);
+  }
+
   z3::expr forAll(const std::vector<z3::expr> &vars, const z3::expr &body) {
     if (vars.empty())
       return body;
@@ -928,6 +937,30 @@ private:
     for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d)
       differ = differ || model.programId(d, ia) != model.programId(d, ib);
     z3::expr facts = model.executes(a.op, ia) && model.executes(b.op, ib) && differ;
+    // Programs of one thread-block cluster run together and can be ordered
+    // by a cluster barrier between the two accesses (in each program's order).
+    auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
+        schedule::ScheduleDialect::kLaunchAttrName);
+    if (launch && !launch.getCluster().empty()) {
+      z3::expr sameCluster = ctx.bool_val(true);
+      for (auto [d, size] : llvm::enumerate(launch.getCluster()))
+        if (static_cast<int64_t>(d) < kernel.getGridAttr().getInt())
+          sameCluster = sameCluster &&
+                        model.programId(d, ia) / ctx.int_val(size) ==
+                            model.programId(d, ib) / ctx.int_val(size);
+      kernel.walk([&](schedule::BarrierOp barrier) {
+        if (barrier.getScope() != schedule::BarrierScope::cluster)
+          return;
+        Instance it = fresh("@cluster");
+        it.program = ia.program;
+        z3::expr between = model.executes(barrier, it) &&
+                           ((model.before(a.op, ia, barrier, it) &&
+                             model.before(barrier, it, b.op, ib)) ||
+                            (model.before(b.op, ib, barrier, it) &&
+                             model.before(barrier, it, a.op, ia)));
+        facts = facts && !(sameCluster && exists(loopVars(barrier, it), between));
+      });
+    }
     z3::expr conflict = overlap(a, ia, b, ib);
     facts = facts && model.assumptions();
     std::pair<Operation *, Instance *> points[] = {{a.op, &ia}, {b.op, &ib}};
