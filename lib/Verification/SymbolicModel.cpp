@@ -38,7 +38,7 @@ SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx)
     facts.push_back(symbol("nprog" + std::to_string(d)) == affine(e, {}, sizes));
 }
 
-static std::string lineOf(Location loc) {
+static std::string lineNumberOf(Location loc) {
   if (auto file = llvm::dyn_cast<FileLineColLoc>(loc))
     return std::to_string(file.getLine());
   if (auto fused = llvm::dyn_cast<FusedLoc>(loc))
@@ -57,7 +57,7 @@ std::string SymbolicModel::loopName(scf::ForOp loop) {
       found = index;
     ++index;
   });
-  return "iv" + std::to_string(found) + "@line" + lineOf(loop.getLoc());
+  return "iv" + std::to_string(found) + "@line" + lineNumberOf(loop.getLoc());
 }
 
 z3::expr SymbolicModel::symbol(const std::string &name, bool isBool) {
@@ -103,6 +103,34 @@ z3::expr SymbolicModel::inductionVar(scf::ForOp loop, Instance &inst) {
   return iv;
 }
 
+std::vector<z3::expr> SymbolicModel::loopVars(Operation *op, Instance &inst) {
+  std::vector<z3::expr> vars;
+  for (scf::ForOp loop : loops(op))
+    vars.push_back(inductionVar(loop, inst));
+  return vars;
+}
+
+static z3::expr_vector toVector(z3::context &ctx, const std::vector<z3::expr> &vars) {
+  z3::expr_vector v(ctx);
+  for (const z3::expr &e : vars)
+    v.push_back(e);
+  return v;
+}
+
+z3::expr SymbolicModel::forAll(const std::vector<z3::expr> &vars, const z3::expr &body) {
+  return vars.empty() ? body : z3::forall(toVector(ctx, vars), body);
+}
+
+z3::expr SymbolicModel::exists(const std::vector<z3::expr> &vars, const z3::expr &body) {
+  return vars.empty() ? body : z3::exists(toVector(ctx, vars), body);
+}
+
+std::string mlir::tiletag::verify::lineOf(Operation *op) {
+  if (auto file = llvm::dyn_cast<FileLineColLoc>(op->getLoc()))
+    return "line " + std::to_string(file.getLine());
+  return "an unknown location";
+}
+
 SmallVector<scf::ForOp> SymbolicModel::loops(Operation *op) {
   SmallVector<scf::ForOp> result;
   for (Operation *p = op->getParentOp(); p && p != kernel.getOperation();
@@ -141,7 +169,7 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
   auto opaque = [&]() {
     // A value the model does not follow: any value at all. Loop-invariant
     // ones are shared by all instances of the program.
-    std::string name = "opaque@line" + lineOf(value.getLoc()) + "#" +
+    std::string name = "opaque@line" + lineNumberOf(value.getLoc()) + "#" +
                        std::to_string(reinterpret_cast<uintptr_t>(value.getAsOpaquePointer()) % 100003);
     if (insideLoop(value))
       name += inst.suffix;

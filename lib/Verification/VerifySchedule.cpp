@@ -26,12 +26,6 @@ using namespace mlir::tiletag::verify;
 
 namespace {
 
-std::string lineOf(Operation *op) {
-  if (auto file = llvm::dyn_cast<FileLineColLoc>(op->getLoc()))
-    return "line " + std::to_string(file.getLine());
-  return "an unknown location";
-}
-
 /// One memory access of the kernel: which memory, how, and where.
 struct Access {
   Operation *op;
@@ -470,31 +464,6 @@ private:
     return Instance{(prefix + std::to_string(instanceCounter++)).str(), {}, ""};
   }
 
-  std::vector<z3::expr> loopVars(Operation *op, Instance &inst) {
-    std::vector<z3::expr> vars;
-    for (scf::ForOp loop : model.loops(op))
-      vars.push_back(model.inductionVar(loop, inst));
-    return vars;
-  }
-
-  z3::expr exists(const std::vector<z3::expr> &vars, const z3::expr &body) {
-    if (vars.empty())
-      return body;
-    z3::expr_vector v(ctx);
-    for (const z3::expr &e : vars)
-      v.push_back(e);
-    return z3::exists(v, body);
-  }
-
-  z3::expr forAll(const std::vector<z3::expr> &vars, const z3::expr &body) {
-    if (vars.empty())
-      return body;
-    z3::expr_vector v(ctx);
-    for (const z3::expr &e : vars)
-      v.push_back(e);
-    return z3::forall(v, body);
-  }
-
   /// No wait of `w`'s role on `w`'s element comes between `from` and `w`.
   z3::expr noWaitBetween(Operation *from, Instance &ifrom, const SyncPoint &w, Instance &iw) {
     z3::expr none = ctx.bool_val(true);
@@ -505,7 +474,7 @@ private:
       z3::expr between = model.executes(other.op, io) && sameElement(other, io, w, iw) &&
                          model.before(from, ifrom, other.op, io) &&
                          model.before(other.op, io, w.op, iw);
-      none = none && forAll(loopVars(other.op, io), !between);
+      none = none && model.forAll(model.loopVars(other.op, io), !between);
     }
     return none;
   }
@@ -533,7 +502,7 @@ private:
         Instance ip = fresh("@p");
         z3::expr earlier = model.executes(p.op, ip) && sameElement(p, ip, w, iw) &&
                            model.before(p.op, ip, w.op, iw);
-        noPrevious = noPrevious && forAll(loopVars(p.op, ip), !earlier);
+        noPrevious = noPrevious && model.forAll(model.loopVars(p.op, ip), !earlier);
         // Consecutive waits alternate parity.
         z3::expr consecutive = earlier && noWaitBetween(p.op, ip, w, iw);
         z3::expr pParity = z3::mod(asInt(model.term(
@@ -734,7 +703,7 @@ private:
         // become universal: quantify them.
         std::vector<z3::expr> vars;
         collectBound(hb, vars);
-        z3::expr noEdge = forAll(vars, !hb);
+        z3::expr noEdge = model.forAll(vars, !hb);
         std::string what = std::string(x.write && y.write ? "write-write"
                                        : x.write         ? "read-after-write"
                                                          : "write-after-read") +
@@ -768,7 +737,7 @@ private:
       Instance iw = fresh("@tw");
       z3::expr between = model.executes(w, iw) && model.before(x.op, ix, w, iw) &&
                          model.before(w, iw, y.op, iy);
-      facts = facts && forAll(loopVars(w, iw), !between);
+      facts = facts && model.forAll(model.loopVars(w, iw), !between);
     });
     std::pair<Operation *, Instance *> points[] = {{x.op, &ix}, {y.op, &iy}};
     prove(y.op, facts && model.assumptions(), ctx.bool_val(false),
@@ -806,7 +775,7 @@ private:
         std::vector<z3::expr> vars;
         collectBound(hb, vars);
         std::pair<Operation *, Instance *> points[] = {{w.op, &iw}, {a.op, &ia}};
-        prove(a.op, after && model.assumptions(), !forAll(vars, !hb),
+        prove(a.op, after && model.assumptions(), !model.forAll(vars, !hb),
               "this arrival comes after the wait at " + lineOf(w.op) +
                   " for the previous phase (otherwise the waiter is lapped and "
                   "its parity test passes a phase early)",
@@ -849,7 +818,7 @@ private:
           Instance iff = fresh("@fence");
           z3::expr between = model.executes(f, iff) && model.before(w.op, iw, f, iff) &&
                              model.before(f, iff, r.op, ir);
-          facts = facts && forAll(loopVars(f, iff), !between);
+          facts = facts && model.forAll(model.loopVars(f, iff), !between);
         }
         std::pair<Operation *, Instance *> points[] = {{w.op, &iw}, {r.op, &ir}};
         prove(r.op, facts && model.assumptions(), ctx.bool_val(false),
@@ -958,7 +927,7 @@ private:
                              model.before(barrier, it, b.op, ib)) ||
                             (model.before(b.op, ib, barrier, it) &&
                              model.before(barrier, it, a.op, ia)));
-        facts = facts && !(sameCluster && exists(loopVars(barrier, it), between));
+        facts = facts && !(sameCluster && model.exists(model.loopVars(barrier, it), between));
       });
     }
     z3::expr conflict = overlap(a, ia, b, ib);
@@ -1007,10 +976,7 @@ private:
                              model.before(barrier, ibar, b.op, ib)) ||
                             (model.before(b.op, ib, barrier, ibar) &&
                              model.before(barrier, ibar, a.op, ia)));
-        z3::expr_vector vars(ctx);
-        for (scf::ForOp l : model.loops(barrier))
-          vars.push_back(model.inductionVar(l, ibar));
-        facts = facts && (vars.empty() ? !between : z3::forall(vars, !between));
+        facts = facts && model.forAll(model.loopVars(barrier, ibar), !between);
       }
       facts = facts && model.assumptions();
       std::pair<Operation *, Instance *> points[] = {{a.op, &ia}, {b.op, &ib}};

@@ -54,12 +54,6 @@ struct Field {
   TagSet families;
 };
 
-std::string lineOf(Operation *op) {
-  if (auto file = llvm::dyn_cast<FileLineColLoc>(op->getLoc()))
-    return "line " + std::to_string(file.getLine());
-  return "an unknown location";
-}
-
 std::string fileOf(Operation *op) {
   if (auto file = llvm::dyn_cast<FileLineColLoc>(op->getLoc()))
     return file.getFilename().str();
@@ -296,23 +290,6 @@ private:
     return eq;
   }
 
-  /// `body` for all values of `vars` (just `body` when there are none).
-  z3::expr forAll(const std::vector<z3::expr> &vars, const z3::expr &body) {
-    if (vars.empty())
-      return body;
-    z3::expr_vector v(ctx);
-    for (const z3::expr &e : vars)
-      v.push_back(e);
-    return z3::forall(v, body);
-  }
-
-  std::vector<z3::expr> loopVars(Operation *op, Instance &inst) {
-    std::vector<z3::expr> vars;
-    for (scf::ForOp loop : model.loops(op))
-      vars.push_back(model.inductionVar(loop, inst));
-    return vars;
-  }
-
   /// The tags of data read from slot `slots` of `buffer` by `reader`: those
   /// of the last write to that slot before the read, in sequential order.
   TagSet memoryTags(Operation *reader, Value buffer, ValueRange slots) {
@@ -328,8 +305,8 @@ private:
       z3::expr happened = model.executes(w, iw) &&
                           sameSlot(*slotsWritten(w, buffer), iw, slots, main) &&
                           model.before(w, iw, reader, main);
-      std::vector<z3::expr> wVars = loopVars(w, iw);
-      noWriter = noWriter && forAll(wVars, !happened);
+      std::vector<z3::expr> wVars = model.loopVars(w, iw);
+      noWriter = noWriter && model.forAll(wVars, !happened);
       // No other write to the slot comes between this one and the read.
       z3::expr last = happened;
       for (Operation *w2 : writers) {
@@ -338,7 +315,7 @@ private:
                          sameSlot(*slotsWritten(w2, buffer), i2, slots, main) &&
                          model.before(w2, i2, reader, main) &&
                          model.before(w, iw, w2, i2);
-        last = last && forAll(loopVars(w2, i2), !later);
+        last = last && model.forAll(model.loopVars(w2, i2), !later);
       }
       // The data the write stored.
       TagSet data;
@@ -364,7 +341,8 @@ private:
       for (scf::ForOp loop : model.loops(w))
         iteration.push_back({model.loopName(loop), model.inductionVar(loop, iw)});
       std::vector<z3::expr> slotTerms;
-      for (Value v : *slotsWritten(w, buffer))
+      ValueRange written = *slotsWritten(w, buffer);
+      for (Value v : written)
         slotTerms.push_back(model.term(v, iw));
       for (TagFamily &t : data) {
         t.bound.insert(t.bound.end(), wVars.begin(), wVars.end());
@@ -646,7 +624,7 @@ private:
       z3::expr match = t.when;
       for (auto [x, y] : llvm::zip(t.fields, wanted))
         match = match && x == y;
-      none = none && forAll(t.bound, !match);
+      none = none && model.forAll(t.bound, !match);
     }
     std::string what = describe(a.getMessage());
     if (!anyName) {

@@ -81,6 +81,13 @@ public:
   /// kernel operand.
   z3::expr dimension(Value memref, int64_t d);
 
+  /// The induction variables of the loops around `op`, in `inst`.
+  std::vector<z3::expr> loopVars(Operation *op, Instance &inst);
+
+  /// `body` for all (for some) values of `vars`; just `body` without vars.
+  z3::expr forAll(const std::vector<z3::expr> &vars, const z3::expr &body);
+  z3::expr exists(const std::vector<z3::expr> &vars, const z3::expr &body);
+
   /// A fresh integer constant (for ghost values and existential variables).
   z3::expr fresh(StringRef prefix);
 
@@ -112,6 +119,9 @@ private:
   std::map<std::string, std::vector<std::pair<z3::expr, z3::expr>>> sortedReads;
   unsigned freshCounter = 0;
 };
+
+/// "line N" of an op's location, for diagnostics.
+std::string lineOf(Operation *op);
 
 /// Prints `value` (an integer or Bool term) as evaluated in `model`.
 std::string evalString(const z3::model &model, const z3::expr &value);
