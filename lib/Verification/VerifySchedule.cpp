@@ -145,8 +145,29 @@ private:
                         evalString(*m, model.inductionVar(loop, *inst)));
       if (!where.empty())
         ps << " with " << llvm::join(where, ", ");
+      // The memory it touches: shared slots and global blocks.
+      for (const Access &acc : accesses) {
+        if (acc.op != point)
+          continue;
+        SmallVector<std::string> idx;
+        for (Value v : acc.indices)
+          idx.push_back(evalString(*m, model.term(v, *inst)));
+        ps << (acc.kind == Access::Slot    ? ", slot ["
+               : acc.kind == Access::Block ? ", block ["
+                                           : ", element [")
+           << llvm::join(idx, ", ") << "] of " << describeMemory(acc.memory);
+      }
       diag.attachNote(point->getLoc()) << p;
     }
+  }
+
+  std::string describeMemory(Value memory) {
+    if (auto arg = llvm::dyn_cast<BlockArgument>(memory);
+        arg && arg.getOwner()->getParentOp() == kernel.getOperation())
+      return kernel.getOperandName(arg.getArgNumber());
+    if (Operation *def = memory.getDefiningOp())
+      return "the shared buffer at " + lineOf(def);
+    return "a buffer";
   }
 
   bool prove(Operation *op, const z3::expr &facts, const z3::expr &claim,
@@ -954,8 +975,13 @@ private:
   void checkParallelLoopRace(const Access &a, const Access &b,
                              ArrayRef<schedule::BarrierOp> barriers) {
     for (schedule::ParallelLevel level :
-         {schedule::ParallelLevel::warpgroup, schedule::ParallelLevel::warp,
-          schedule::ParallelLevel::thread}) {
+         {schedule::ParallelLevel::cta, schedule::ParallelLevel::warpgroup,
+          schedule::ParallelLevel::warp, schedule::ParallelLevel::thread}) {
+      // A loop mapped to CTAs (a persistent kernel) spreads its iterations
+      // over programs: only memory they share can race, and no CTA barrier
+      // orders them.
+      if (level == schedule::ParallelLevel::cta && !isGlobal(a.memory))
+        continue;
       scf::ForOp la = loopAt(a.op, level), lb = loopAt(b.op, level);
       if (!la || !lb)
         continue;
@@ -970,6 +996,8 @@ private:
         facts = facts && model.inductionVar(x, ia) == model.inductionVar(x, ib);
       }
       for (schedule::BarrierOp barrier : barriers) {
+        if (level == schedule::ParallelLevel::cta)
+          break;
         Instance ibar{"@bar" + std::to_string(barrierCounter++), {}, ""};
         z3::expr between = model.executes(barrier, ibar) &&
                            ((model.before(a.op, ia, barrier, ibar) &&
