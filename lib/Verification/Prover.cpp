@@ -8,6 +8,7 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -67,3 +68,28 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what) {
   return verdict;
 }
 
+
+bool mlir::tiletag::verify::checkKernels(
+    ModuleOp module, unsigned timeoutMs, llvm::StringRef dumpDir,
+    llvm::StringRef suffix, bool stats, llvm::StringRef verifiedAttr,
+    llvm::function_ref<KernelVerdict(tile::KernelOp, z3::context &, Prover &)> check) {
+  std::string dir = dumpDir.empty() ? defaultDumpDir() : dumpDir.str();
+  bool allProved = true;
+  module.walk([&](tile::KernelOp kernel) {
+    z3::context ctx;
+    Prover prover(ctx, timeoutMs, dir, (kernel.getSymName() + suffix).str());
+    KernelVerdict verdict = check(kernel, ctx, prover);
+    if (stats) {
+      std::string millis;
+      llvm::raw_string_ostream(millis) << llvm::format("%.1f", prover.milliseconds());
+      mlir::emitRemark(kernel.getLoc())
+          << "@" << kernel.getSymName() << ": " << verdict.summary
+          << (verdict.proved ? " proved" : " checked") << " with "
+          << prover.numQueries() << " Z3 queries in " << millis << " ms";
+    }
+    if (verdict.proved)
+      kernel->setAttr(verifiedAttr, UnitAttr::get(kernel.getContext()));
+    allProved &= verdict.proved;
+  });
+  return allProved;
+}

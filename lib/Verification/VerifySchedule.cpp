@@ -1030,27 +1030,16 @@ struct VerifySchedulePass
   using VerifySchedulePassBase::VerifySchedulePassBase;
 
   void runOnOperation() override {
-    std::string dumpDir = dumpSmtDir.empty() ? defaultDumpDir() : dumpSmtDir.getValue();
-    bool allProved = true;
-    getOperation().walk([&](tile::KernelOp kernel) {
-      z3::context ctx;
-      Prover prover(ctx, timeoutMs, dumpDir, kernel.getSymName().str() + "-schedule");
-      ScheduleChecker checker(kernel, ctx, prover);
-      bool ok = succeeded(checker.run());
-      if (printStats) {
-        std::string millis;
-        llvm::raw_string_ostream(millis) << llvm::format("%.1f", prover.milliseconds());
-        mlir::emitRemark(kernel.getLoc())
-            << "@" << kernel.getSymName() << ": " << checker.proved
-            << " schedule obligations proved with " << prover.numQueries()
-            << " Z3 queries in " << millis << " ms";
-      }
-      if (ok)
-        kernel->setAttr(schedule::ScheduleDialect::kVerifiedAttrName,
-                        UnitAttr::get(kernel.getContext()));
-      allProved &= ok;
-    });
-    if (!allProved)
+    bool ok = checkKernels(
+        getOperation(), timeoutMs, dumpSmtDir, "-schedule", printStats,
+        schedule::ScheduleDialect::kVerifiedAttrName,
+        [](tile::KernelOp kernel, z3::context &ctx, Prover &prover) {
+          ScheduleChecker checker(kernel, ctx, prover);
+          bool proved = succeeded(checker.run());
+          return KernelVerdict{proved, std::to_string(checker.proved) +
+                                           " schedule obligations"};
+        });
+    if (!ok)
       signalPassFailure();
   }
 };

@@ -830,28 +830,18 @@ struct VerifyTagsPass
   using VerifyTagsPassBase::VerifyTagsPassBase;
 
   void runOnOperation() override {
-    std::string dumpDir = dumpSmtDir.empty() ? defaultDumpDir() : dumpSmtDir.getValue();
-    bool allProved = true;
-    getOperation().walk([&](tile::KernelOp kernel) {
-      z3::context ctx;
-      Prover prover(ctx, timeoutMs, dumpDir, kernel.getSymName().str());
-      TagChecker checker(kernel, ctx, prover);
-      bool ok = succeeded(checker.run());
-      std::string millis;
-      llvm::raw_string_ostream(millis) << llvm::format("%.1f", prover.milliseconds());
-      if (printStats)
-        mlir::emitRemark(kernel.getLoc()) << "@" << kernel.getSymName() << ": "
-                            << checker.assertions << " assertions and "
-                            << checker.obligations << " obligations "
-                            << (ok ? "proved" : "checked") << " with "
-                            << prover.numQueries() << " Z3 queries in "
-                            << millis << " ms";
-      if (ok)
-        kernel->setAttr(tag::TagDialect::kVerifiedAttrName,
-                        UnitAttr::get(kernel.getContext()));
-      allProved &= ok;
-    });
-    if (!allProved)
+    bool ok = checkKernels(
+        getOperation(), timeoutMs, dumpSmtDir, "", printStats,
+        tag::TagDialect::kVerifiedAttrName,
+        [](tile::KernelOp kernel, z3::context &ctx, Prover &prover) {
+          TagChecker checker(kernel, ctx, prover);
+          bool proved = succeeded(checker.run());
+          return KernelVerdict{proved, std::to_string(checker.assertions) +
+                                           " assertions and " +
+                                           std::to_string(checker.obligations) +
+                                           " obligations"};
+        });
+    if (!ok)
       signalPassFailure();
   }
 };

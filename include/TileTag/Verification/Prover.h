@@ -7,6 +7,10 @@
 #ifndef TILETAG_VERIFICATION_PROVER_H
 #define TILETAG_VERIFICATION_PROVER_H
 
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <z3++.h>
@@ -48,6 +52,21 @@ private:
 
 /// The directory of --tiletag-dump-smt, or "".
 std::string defaultDumpDir();
+
+/// What one checker did for one kernel.
+struct KernelVerdict {
+  bool proved;
+  std::string summary; // e.g. "4 assertions and 6 obligations"
+};
+
+/// The driver both checker passes share: runs `check` on every kernel of
+/// `module` with its own Z3 context and prover (queries named
+/// KERNEL<suffix>-N.smt2 in `dumpDir`), reports "@kernel: SUMMARY proved
+/// with N Z3 queries in T ms" as a remark when `stats`, and marks proved
+/// kernels with the unit attribute `verifiedAttr`. False if any failed.
+bool checkKernels(ModuleOp module, unsigned timeoutMs, llvm::StringRef dumpDir,
+                  llvm::StringRef suffix, bool stats, llvm::StringRef verifiedAttr,
+                  llvm::function_ref<KernelVerdict(tile::KernelOp, z3::context &, Prover &)> check);
 
 } // namespace mlir::tiletag::verify
 
