@@ -13,7 +13,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/Format.h"
 
 namespace mlir::tiletag::verify {
 #define GEN_PASS_DEF_VERIFYSCHEDULEPASS

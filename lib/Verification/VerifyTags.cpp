@@ -16,7 +16,6 @@
 #include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 
 namespace mlir::tiletag::verify {

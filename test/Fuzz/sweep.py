@@ -17,6 +17,8 @@ import sys
 import tempfile
 
 PASSES = ["--tiletag-strip-schedule", "--tiletag-strip-tags", "--tiletag-describe"]
+# With --verify, variants go through both checkers instead (slower: fewer).
+VERIFY = ["--tiletag-verify-tags=timeout-ms=2000", "--tiletag-verify-schedule=timeout-ms=2000"]
 
 
 def truncations(text, count):
@@ -53,13 +55,13 @@ def garbles(text, rng, count):
     return out
 
 
-def run_one(tool, name, text):
+def run_one(tool, name, text, passes=None):
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False,
                                      encoding="utf-8", errors="surrogateescape") as f:
         f.write(text)
         path = f.name
     try:
-        proc = subprocess.run([tool, path, "-o", os.devnull] + PASSES,
+        proc = subprocess.run([tool, path, "-o", os.devnull] + (passes or PASSES),
                               capture_output=True, timeout=60)
         ok = proc.returncode == 0 or (proc.returncode == 1 and b"error:" in proc.stderr)
         why = None if ok else "exit %d: %s" % (proc.returncode, proc.stderr[-400:].decode(errors="replace"))
@@ -108,22 +110,26 @@ def run_npy(run_tool, examples, data, index):
 
 
 def main():
-    tool, examples = sys.argv[1], sys.argv[2]
-    run_tool = sys.argv[3] if len(sys.argv) > 3 else None
+    args = [a for a in sys.argv[1:] if a != "--verify"]
+    verify = "--verify" in sys.argv
+    tool, examples = args[0], args[1]
+    run_tool = args[2] if len(args) > 2 else None
+    passes = VERIFY if verify else PASSES
+    per_file = 30 if verify else 60
     rng = random.Random(20261202)
     jobs = []
     for file in sorted(os.listdir(examples)):
         if not file.endswith(".mlir"):
             continue
         text = open(os.path.join(examples, file), encoding="utf-8").read()
-        for i, v in enumerate(truncations(text, 60)):
+        for i, v in enumerate(truncations(text, per_file)):
             jobs.append(("%s truncated #%d" % (file, i), v))
-        for i, v in enumerate(garbles(text, rng, 60)):
+        for i, v in enumerate(garbles(text, rng, per_file)):
             jobs.append(("%s garbled #%d" % (file, i), v))
     failures = 0
     accepted = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        for ok, name, why, path in pool.map(lambda j: run_one(tool, *j), jobs):
+        for ok, name, why, path in pool.map(lambda j: run_one(tool, *j, passes=passes), jobs):
             if not ok:
                 failures += 1
                 print("FAIL %s (input kept at %s): %s" % (name, path, why))
