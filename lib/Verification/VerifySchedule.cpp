@@ -567,29 +567,34 @@ private:
     Instance inst;
   };
 
-  std::optional<Release> releaseOf(const Access &x, Instance &ix) {
-    if (auto read = llvm::dyn_cast<tile::ReadOp>(x.op)) {
-      // A read whose tile goes to a wgmma (directly or transposed, which the
-      // wgmma does through its shared-memory descriptor) is read by the
-      // wgmma unit, until its group retires.
-      SmallVector<Value> tiles{read.getResult()};
-      while (!tiles.empty()) {
-        Value t = tiles.pop_back_val();
-        for (Operation *user : t.getUsers()) {
-          if (auto tr = llvm::dyn_cast<tile::TransposeOp>(user)) {
-            tiles.push_back(tr.getResult());
-            continue;
-          }
-          auto dot = llvm::dyn_cast<tile::DotOp>(user);
-          auto async = dot ? dot->getParentOfType<schedule::AsyncOp>() : nullptr;
-          if (!async || async.getUnit() == schedule::AsyncUnit::tma)
-            continue;
-          return retiringWait(async, ix);
+  /// The wgmma/mfma region that reads a shared tile, directly or transposed
+  /// (which the unit does through its shared-memory descriptor), if any.
+  static schedule::AsyncOp asyncReaderOf(Operation *op) {
+    auto read = llvm::dyn_cast<tile::ReadOp>(op);
+    if (!read)
+      return {};
+    SmallVector<Value> tiles{read.getResult()};
+    while (!tiles.empty()) {
+      Value t = tiles.pop_back_val();
+      for (Operation *user : t.getUsers()) {
+        if (auto tr = llvm::dyn_cast<tile::TransposeOp>(user)) {
+          tiles.push_back(tr.getResult());
+          continue;
         }
+        auto dot = llvm::dyn_cast<tile::DotOp>(user);
+        auto async = dot ? dot->getParentOfType<schedule::AsyncOp>() : nullptr;
+        if (async && async.getUnit() != schedule::AsyncUnit::tma)
+          return async;
       }
     }
-    Release r{x.op, Instance{ix.suffix, ix.memo, ix.program}};
-    return r;
+    return {};
+  }
+
+  std::optional<Release> releaseOf(const Access &x, Instance &ix) {
+    // A tile a wgmma reads is read by the unit until its group retires.
+    if (schedule::AsyncOp async = asyncReaderOf(x.op))
+      return retiringWait(async, ix);
+    return Release{x.op, Instance{ix.suffix, ix.memo, ix.program}};
   }
 
   /// The wait_group instance that retires `async` executed in `ia`. In the
@@ -650,11 +655,11 @@ private:
   }
 
   /// "x (complete at `rel`) happens before y at `iy`" through an mbarrier.
-  z3::expr happensBefore(Release &rel, const Access &x, Instance &ix,
-                         Operation *y, Instance &iy) {
+  z3::expr happensBefore(Release &rel, Operation *x, Instance &ix, Operation *y,
+                         Instance &iy) {
     z3::expr any = ctx.bool_val(false);
     // A TMA copy releases through its region's transaction bytes.
-    auto tma = x.op->getParentOfType<schedule::AsyncOp>();
+    auto tma = x->getParentOfType<schedule::AsyncOp>();
     bool viaTma = tma && tma.getUnit() == schedule::AsyncUnit::tma;
     for (const SyncPoint &w : waits) {
       if (roleOf(w.op) != roleOf(y))
@@ -718,7 +723,7 @@ private:
         }
         z3::expr conflict = model.executes(x.op, ix) && model.executes(y.op, iy) &&
                             overlap(x, ix, y, iy) && model.before(x.op, ix, y.op, iy);
-        z3::expr hb = happensBefore(*rel, x, ix, y.op, iy);
+        z3::expr hb = happensBefore(*rel, x.op, ix, y.op, iy);
         // The instances inside `hb` are existential; under the negation they
         // become universal: quantify them.
         std::vector<z3::expr> vars;
@@ -789,9 +794,8 @@ private:
         Instance iw = fresh("@lw"), ia = fresh("@la");
         z3::expr after = model.executes(w.op, iw) && model.executes(a.op, ia) &&
                          sameElement(w, iw, a, ia) && model.before(w.op, iw, a.op, ia);
-        Access asWait{w.op, Value(), false, false, Access::Element, {}, {}, {}, {}};
         Release rel{w.op, Instance{iw.suffix, iw.memo, iw.program}};
-        z3::expr hb = happensBefore(rel, asWait, iw, a.op, ia);
+        z3::expr hb = happensBefore(rel, w.op, iw, a.op, ia);
         std::vector<z3::expr> vars;
         collectBound(hb, vars);
         std::pair<Operation *, Instance *> points[] = {{w.op, &iw}, {a.op, &ia}};
@@ -812,12 +816,7 @@ private:
   bool isAsyncProxy(const Access &a) {
     if (auto async = a.op->getParentOfType<schedule::AsyncOp>())
       return async.getUnit() == schedule::AsyncUnit::tma;
-    if (auto read = llvm::dyn_cast<tile::ReadOp>(a.op)) {
-      Instance scratch{"@proxy", {}, ""};
-      std::optional<Release> rel = releaseOf(a, scratch);
-      return rel && rel->op != a.op;
-    }
-    return false;
+    return static_cast<bool>(asyncReaderOf(a.op));
   }
 
   /// A thread's (generic-proxy) write to shared memory becomes visible to
@@ -997,7 +996,7 @@ private:
       for (schedule::BarrierOp barrier : barriers) {
         if (level == schedule::ParallelLevel::cta)
           break;
-        Instance ibar{"@bar" + std::to_string(barrierCounter++), {}, ""};
+        Instance ibar = fresh("@bar");
         z3::expr between = model.executes(barrier, ibar) &&
                            ((model.before(a.op, ia, barrier, ibar) &&
                              model.before(barrier, ibar, b.op, ib)) ||
@@ -1021,7 +1020,7 @@ private:
   tile::KernelOp kernel;
   std::vector<Access> accesses;
   bool failed = false;
-  unsigned barrierCounter = 0, instanceCounter = 0;
+  unsigned instanceCounter = 0;
 };
 
 struct VerifySchedulePass
