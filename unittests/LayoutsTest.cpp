@@ -1,0 +1,100 @@
+//===- LayoutsTest.cpp - layouts against the vendor tables ----------------===//
+//
+// Part of the TileTag project.
+//
+// Expected values are entries of the PTX ISA's wgmma .m64nNk16 accumulator
+// fragment figure, of the CU_TENSOR_MAP_SWIZZLE_128B pattern, and of the
+// CDNA3 ISA's v_mfma_f32_16x16x16 result layout, plus the property that
+// every layout is a bijection between elements and (thread, register) slots.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileTag/Conversion/Layouts.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+
+using namespace mlir::tiletag::layout;
+
+namespace {
+
+TEST(LayoutsTest, WgmmaAccumulatorTable) {
+  EXPECT_EQ(wgmmaAccumulatorRegisters(128), 64);
+  EXPECT_EQ(wgmmaAccumulatorRegisters(8), 4);
+  // Thread 0: d0, d1 in row 0, d2, d3 in row 8; d4 starts the next 8 columns.
+  EXPECT_EQ(wgmmaAccumulatorElement(0, 0), (Coord{0, 0}));
+  EXPECT_EQ(wgmmaAccumulatorElement(0, 1), (Coord{0, 1}));
+  EXPECT_EQ(wgmmaAccumulatorElement(0, 2), (Coord{8, 0}));
+  EXPECT_EQ(wgmmaAccumulatorElement(0, 3), (Coord{8, 1}));
+  EXPECT_EQ(wgmmaAccumulatorElement(0, 4), (Coord{0, 8}));
+  // Four lanes share a row, two columns each.
+  EXPECT_EQ(wgmmaAccumulatorElement(1, 0), (Coord{0, 2}));
+  EXPECT_EQ(wgmmaAccumulatorElement(3, 1), (Coord{0, 7}));
+  EXPECT_EQ(wgmmaAccumulatorElement(4, 0), (Coord{1, 0}));
+  EXPECT_EQ(wgmmaAccumulatorElement(31, 3), (Coord{15, 7}));
+  // Warp w owns rows 16w .. 16w + 15.
+  EXPECT_EQ(wgmmaAccumulatorElement(32, 0), (Coord{16, 0}));
+  EXPECT_EQ(wgmmaAccumulatorElement(127, 63), (Coord{63, 127}));
+}
+
+TEST(LayoutsTest, WgmmaAccumulatorIsABijection) {
+  for (int64_t n : {8, 64, 128, 256}) {
+    std::set<std::pair<int64_t, int64_t>> seen;
+    for (int64_t t = 0; t < 128; ++t)
+      for (int64_t r = 0; r < wgmmaAccumulatorRegisters(n); ++r) {
+        Coord c = wgmmaAccumulatorElement(t, r);
+        ASSERT_GE(c.row, 0);
+        ASSERT_LT(c.row, 64);
+        ASSERT_GE(c.col, 0);
+        ASSERT_LT(c.col, n);
+        EXPECT_TRUE(seen.insert({c.row, c.col}).second);
+        EXPECT_EQ(wgmmaAccumulatorSlot(c), (Slot{t, r}));
+      }
+    EXPECT_EQ(static_cast<int64_t>(seen.size()), 64 * n);
+  }
+}
+
+TEST(LayoutsTest, Swizzle128BTable) {
+  EXPECT_EQ(swizzle128B(0), 0);
+  EXPECT_EQ(swizzle128B(16), 16);
+  EXPECT_EQ(swizzle128B(5), 5);                // bytes within a chunk stay
+  EXPECT_EQ(swizzle128B(128), 128 + 16);       // row 1, chunk 0 -> chunk 1
+  EXPECT_EQ(swizzle128B(128 + 16), 128);       // row 1, chunk 1 -> chunk 0
+  EXPECT_EQ(swizzle128B(7 * 128 + 7 * 16), 7 * 128); // row 7, chunk 7 -> 0
+  EXPECT_EQ(swizzle128B(1024), 1024);          // the pattern repeats per 1 KiB
+  EXPECT_EQ(swizzle128B(1024 + 3 * 128), 1024 + 3 * 128 + 3 * 16);
+}
+
+TEST(LayoutsTest, Swizzle128BSpreadsColumnsOverBanks) {
+  for (int64_t offset = 0; offset < 4096; ++offset) {
+    int64_t s = swizzle128B(offset);
+    EXPECT_EQ(swizzle128B(s), offset);   // an involution
+    EXPECT_EQ(s / 128, offset / 128);    // stays in its row
+  }
+  // One 16-byte column chunk of 8 consecutive rows: 8 distinct chunks.
+  for (int64_t chunk = 0; chunk < 8; ++chunk) {
+    std::set<int64_t> chunks;
+    for (int64_t row = 0; row < 8; ++row)
+      chunks.insert((swizzle128B(row * 128 + chunk * 16) % 128) / 16);
+    EXPECT_EQ(chunks.size(), 8u);
+  }
+}
+
+TEST(LayoutsTest, Mfma16x16Table) {
+  EXPECT_EQ(mfma16x16Element(0, 0), (Coord{0, 0}));
+  EXPECT_EQ(mfma16x16Element(0, 3), (Coord{3, 0}));
+  EXPECT_EQ(mfma16x16Element(15, 3), (Coord{3, 15}));
+  EXPECT_EQ(mfma16x16Element(16, 0), (Coord{4, 0}));
+  EXPECT_EQ(mfma16x16Element(63, 3), (Coord{15, 15}));
+  std::set<std::pair<int64_t, int64_t>> seen;
+  for (int64_t lane = 0; lane < 64; ++lane)
+    for (int64_t reg = 0; reg < 4; ++reg) {
+      Coord c = mfma16x16Element(lane, reg);
+      EXPECT_TRUE(seen.insert({c.row, c.col}).second);
+      EXPECT_EQ(mfma16x16Slot(c), (Slot{lane, reg}));
+    }
+  EXPECT_EQ(seen.size(), 256u);
+}
+
+} // namespace
