@@ -33,6 +33,9 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVM/ROCDL/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -52,6 +55,11 @@ void mlir::tiletag::registerAllDialects(DialectRegistry &registry) {
   // (bufferization models, conversion-to-LLVM interfaces, GPU targets, ...);
   // each attaches only when its dialect is loaded.
   mlir::registerAllExtensions(registry);
+  // What gpu-module-to-binary needs: the NVVM and ROCDL targets (PTX/cubin,
+  // gfx ISA/HSACO) and the translations to LLVM IR.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
 }
 
 void mlir::tiletag::registerTileTagPasses() {
