@@ -33,14 +33,15 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVM/ROCDL/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 
 void mlir::tiletag::registerTileTagDialects(DialectRegistry &registry) {
-  registry.insert<tile::TileDialect, tag::TagDialect, schedule::ScheduleDialect>();
+  registry
+      .insert<tile::TileDialect, tag::TagDialect, schedule::ScheduleDialect>();
 }
 
 void mlir::tiletag::registerAllDialects(DialectRegistry &registry) {
@@ -67,13 +68,13 @@ void mlir::tiletag::registerTileTagPasses() {
   tag::registerTileTagTagPasses();
   schedule::registerTileTagSchedulePasses();
   verify::registerTileTagVerificationPasses();
-  PassPipelineRegistration<>(
-      "tiletag-verify",
-      "Run both checkers: --tiletag-verify-tags, then --tiletag-verify-schedule",
-      [](OpPassManager &pm) {
-        pm.addPass(verify::createVerifyTagsPass());
-        pm.addPass(verify::createVerifySchedulePass());
-      });
+  PassPipelineRegistration<>("tiletag-verify",
+                             "Run both checkers: --tiletag-verify-tags, then "
+                             "--tiletag-verify-schedule",
+                             [](OpPassManager &pm) {
+                               pm.addPass(verify::createVerifyTagsPass());
+                               pm.addPass(verify::createVerifySchedulePass());
+                             });
 }
 
 void mlir::tiletag::registerAllPasses() {

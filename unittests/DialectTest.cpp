@@ -49,27 +49,34 @@ protected:
 
 TEST_F(DialectTest, MemorySpaces) {
   Type f32 = Float32Type::get(&context);
-  auto workgroup = gpu::AddressSpaceAttr::get(&context, gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(&context, gpu::AddressSpace::Workgroup);
   auto global = gpu::AddressSpaceAttr::get(&context, gpu::AddressSpace::Global);
   auto i64 = IntegerType::get(&context, 64);
   EXPECT_TRUE(tile::isGlobalMemory(MemRefType::get({4}, f32)));
-  EXPECT_TRUE(tile::isGlobalMemory(MemRefType::get({4}, f32, AffineMap(), global)));
+  EXPECT_TRUE(
+      tile::isGlobalMemory(MemRefType::get({4}, f32, AffineMap(), global)));
   EXPECT_TRUE(tile::isGlobalMemory(
       MemRefType::get({4}, f32, AffineMap(), IntegerAttr::get(i64, 1))));
-  EXPECT_FALSE(tile::isGlobalMemory(MemRefType::get({4}, f32, AffineMap(), workgroup)));
-  EXPECT_TRUE(tile::isSharedMemory(MemRefType::get({4}, f32, AffineMap(), workgroup)));
+  EXPECT_FALSE(
+      tile::isGlobalMemory(MemRefType::get({4}, f32, AffineMap(), workgroup)));
+  EXPECT_TRUE(
+      tile::isSharedMemory(MemRefType::get({4}, f32, AffineMap(), workgroup)));
   EXPECT_TRUE(tile::isSharedMemory(
       MemRefType::get({4}, f32, AffineMap(), IntegerAttr::get(i64, 3))));
   EXPECT_FALSE(tile::isSharedMemory(MemRefType::get({4}, f32)));
   // Private memory is neither.
   auto priv = gpu::AddressSpaceAttr::get(&context, gpu::AddressSpace::Private);
-  EXPECT_FALSE(tile::isGlobalMemory(MemRefType::get({4}, f32, AffineMap(), priv)));
-  EXPECT_FALSE(tile::isSharedMemory(MemRefType::get({4}, f32, AffineMap(), priv)));
+  EXPECT_FALSE(
+      tile::isGlobalMemory(MemRefType::get({4}, f32, AffineMap(), priv)));
+  EXPECT_FALSE(
+      tile::isSharedMemory(MemRefType::get({4}, f32, AffineMap(), priv)));
 }
 
 TEST_F(DialectTest, BlockAndSlotShapes) {
   // A 2-d tile of a rank-4 memref covers one element of each leading dim.
-  EXPECT_EQ(tile::blockShape({128, 64}, 4), (SmallVector<int64_t>{1, 1, 128, 64}));
+  EXPECT_EQ(tile::blockShape({128, 64}, 4),
+            (SmallVector<int64_t>{1, 1, 128, 64}));
   EXPECT_EQ(tile::blockShape({32}, 1), (SmallVector<int64_t>{32}));
   auto ring = MemRefType::get({4, 2, 128, 64}, BFloat16Type::get(&context));
   EXPECT_EQ(tile::slotTileShape(ring, 1), (ArrayRef<int64_t>{2, 128, 64}));
@@ -98,8 +105,9 @@ TEST_F(DialectTest, DotVerifierThroughBuilders) {
   auto lhsType = RankedTensorType::get({64, 16}, bf16);
   auto rhsType = RankedTensorType::get({16, 32}, bf16);
   auto accType = RankedTensorType::get({64, 32}, f32);
-  auto func = func::FuncOp::create(builder, loc, "f",
-                                   builder.getFunctionType({lhsType, rhsType, accType}, {}));
+  auto func = func::FuncOp::create(
+      builder, loc, "f",
+      builder.getFunctionType({lhsType, rhsType, accType}, {}));
   Block *body = func.addEntryBlock();
   builder.setInsertionPointToEnd(body);
   tile::DotOp::create(builder, loc, accType, body->getArgument(0),
@@ -123,19 +131,21 @@ TEST_F(DialectTest, DotVerifierThroughBuilders) {
 
 TEST_F(DialectTest, LaunchAttrChecks) {
   std::string message;
-  auto emitError = [&]() {
-    return mlir::emitError(UnknownLoc::get(&context));
-  };
+  auto emitError = [&]() { return mlir::emitError(UnknownLoc::get(&context)); };
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
     message = diag.str();
     return success();
   });
-  EXPECT_TRUE(schedule::LaunchAttr::getChecked(emitError, &context, int64_t{3}, ArrayRef<int64_t>{2, 1}));
-  EXPECT_FALSE(schedule::LaunchAttr::getChecked(emitError, &context, int64_t{0}, ArrayRef<int64_t>{}));
+  EXPECT_TRUE(schedule::LaunchAttr::getChecked(emitError, &context, int64_t{3},
+                                               ArrayRef<int64_t>{2, 1}));
+  EXPECT_FALSE(schedule::LaunchAttr::getChecked(emitError, &context, int64_t{0},
+                                                ArrayRef<int64_t>{}));
   EXPECT_NE(message.find("warpgroups must be 1 to 8"), std::string::npos);
-  EXPECT_FALSE(schedule::LaunchAttr::getChecked(emitError, &context, int64_t{1}, ArrayRef<int64_t>{8, 4}));
+  EXPECT_FALSE(schedule::LaunchAttr::getChecked(emitError, &context, int64_t{1},
+                                                ArrayRef<int64_t>{8, 4}));
   EXPECT_NE(message.find("at most 16 programs"), std::string::npos);
-  EXPECT_FALSE(schedule::MBarrierType::getChecked(emitError, &context, int64_t{0}));
+  EXPECT_FALSE(
+      schedule::MBarrierType::getChecked(emitError, &context, int64_t{0}));
 }
 
 TEST_F(DialectTest, LaunchAttrChecksBuiltAttributes) {
@@ -149,17 +159,20 @@ TEST_F(DialectTest, LaunchAttrChecksBuiltAttributes) {
   });
   Builder b(&context);
   auto m = b.getStringAttr("M");
-  AffineExpr d0 = getAffineDimExpr(0, &context), s0 = getAffineSymbolExpr(0, &context);
-  EXPECT_FALSE(tile::LaunchAttr::getChecked(emitError, &context, ArrayRef<StringAttr>{m},
-                                            ArrayRef<int64_t>{4}, ArrayRef<AffineExpr>{d0}, {}, {},
-                                            StringAttr(), {}));
-  EXPECT_NE(message.find("grid extents are affine in the sizes only"), std::string::npos);
+  AffineExpr d0 = getAffineDimExpr(0, &context),
+             s0 = getAffineSymbolExpr(0, &context);
+  EXPECT_FALSE(tile::LaunchAttr::getChecked(
+      emitError, &context, ArrayRef<StringAttr>{m}, ArrayRef<int64_t>{4},
+      ArrayRef<AffineExpr>{d0}, {}, {}, StringAttr(), {}));
+  EXPECT_NE(message.find("grid extents are affine in the sizes only"),
+            std::string::npos);
   auto shape = AffineMap::get(1, 1, {d0}, &context);
-  EXPECT_FALSE(tile::LaunchAttr::getChecked(emitError, &context, ArrayRef<StringAttr>{m},
-                                            ArrayRef<int64_t>{4}, ArrayRef<AffineExpr>{s0},
-                                            ArrayRef<StringAttr>{m}, ArrayRef<AffineMap>{shape},
-                                            StringAttr(), {}));
-  EXPECT_NE(message.find("operand shapes are affine in the sizes only"), std::string::npos);
+  EXPECT_FALSE(tile::LaunchAttr::getChecked(
+      emitError, &context, ArrayRef<StringAttr>{m}, ArrayRef<int64_t>{4},
+      ArrayRef<AffineExpr>{s0}, ArrayRef<StringAttr>{m},
+      ArrayRef<AffineMap>{shape}, StringAttr(), {}));
+  EXPECT_NE(message.find("operand shapes are affine in the sizes only"),
+            std::string::npos);
 }
 
 TEST_F(DialectTest, LabelAttrFields) {

@@ -44,7 +44,8 @@ TEST_F(ExecutionTest, RoundingToFloatFormats) {
   EXPECT_EQ(roundTo(b.getBF16Type(), 1.0 + std::ldexp(1.0, -8)), 1.0);
   EXPECT_EQ(roundTo(b.getBF16Type(), 1.0 + 3 * std::ldexp(1.0, -8)),
             1.0 + std::ldexp(1.0, -6));
-  EXPECT_EQ(roundTo(b.getBF16Type(), 1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -20)),
+  EXPECT_EQ(roundTo(b.getBF16Type(),
+                    1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -20)),
             1.0 + std::ldexp(1.0, -7));
   EXPECT_TRUE(std::isnan(roundTo(b.getBF16Type(), NAN)));
   EXPECT_TRUE(std::isinf(roundTo(b.getBF16Type(), 1e39)));
@@ -68,8 +69,9 @@ TEST_F(ExecutionTest, RoundingToIntegers) {
 TEST_F(ExecutionTest, NpyRoundTrip) {
   SmallString<128> dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tiletag-npy", dir));
-  for (Type type : {Type(b.getF32Type()), Type(b.getF64Type()), Type(b.getI32Type()),
-                    Type(b.getI1Type()), Type(b.getIndexType())}) {
+  for (Type type :
+       {Type(b.getF32Type()), Type(b.getF64Type()), Type(b.getI32Type()),
+        Type(b.getI1Type()), Type(b.getIndexType())}) {
     Array a(type, {2, 3});
     for (int64_t i = 0; i < a.size(); ++i)
       a.data[i] = roundTo(type, i * 0.75 - 1);
@@ -107,13 +109,15 @@ TEST_F(ExecutionTest, BlockAddressingPaddingAndClipping) {
       %c0 = arith.constant 0 : index
       tile.store %z, %Y[%c0, %c0] : tensor<4x4xf32> -> memref<?x?xf32>
       tile.return
-    })mlir", &context);
+    })mlir",
+                                                             &context);
   ASSERT_TRUE(module);
   auto kernel = *module->getOps<tile::KernelOp>().begin();
   auto x = std::make_shared<Array>(b.getF32Type(), ArrayRef<int64_t>{6, 5});
   for (int64_t i = 0; i < x->size(); ++i)
     x->data[i] = i;
-  auto y = std::make_shared<Array>(b.getF32Type(), ArrayRef<int64_t>{6, 5}, 0.0);
+  auto y =
+      std::make_shared<Array>(b.getF32Type(), ArrayRef<int64_t>{6, 5}, 0.0);
   ASSERT_TRUE(succeeded(runKernel(kernel, {x, y}, {1})));
   // Y[4, 4] = 2 * X[4, 4] = 48 and Y[5, 4] = 2 * 29 = 58; nothing else of
   // the block exists.
@@ -145,7 +149,8 @@ TEST_F(ExecutionTest, ProgramsRunInRowMajorOrder) {
       %new = arith.addi %shift, %id : index
       memref.store %new, %X[%c0] : memref<?xindex>
       tile.return
-    })mlir", &context);
+    })mlir",
+                                                             &context);
   ASSERT_TRUE(module);
   auto kernel = *module->getOps<tile::KernelOp>().begin();
   auto x = std::make_shared<Array>(b.getIndexType(), ArrayRef<int64_t>{1}, 0.0);

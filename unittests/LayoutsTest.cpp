@@ -58,19 +58,19 @@ TEST(LayoutsTest, WgmmaAccumulatorIsABijection) {
 TEST(LayoutsTest, Swizzle128BTable) {
   EXPECT_EQ(swizzle128B(0), 0);
   EXPECT_EQ(swizzle128B(16), 16);
-  EXPECT_EQ(swizzle128B(5), 5);                // bytes within a chunk stay
-  EXPECT_EQ(swizzle128B(128), 128 + 16);       // row 1, chunk 0 -> chunk 1
-  EXPECT_EQ(swizzle128B(128 + 16), 128);       // row 1, chunk 1 -> chunk 0
+  EXPECT_EQ(swizzle128B(5), 5);          // bytes within a chunk stay
+  EXPECT_EQ(swizzle128B(128), 128 + 16); // row 1, chunk 0 -> chunk 1
+  EXPECT_EQ(swizzle128B(128 + 16), 128); // row 1, chunk 1 -> chunk 0
   EXPECT_EQ(swizzle128B(7 * 128 + 7 * 16), 7 * 128); // row 7, chunk 7 -> 0
-  EXPECT_EQ(swizzle128B(1024), 1024);          // the pattern repeats per 1 KiB
+  EXPECT_EQ(swizzle128B(1024), 1024); // the pattern repeats per 1 KiB
   EXPECT_EQ(swizzle128B(1024 + 3 * 128), 1024 + 3 * 128 + 3 * 16);
 }
 
 TEST(LayoutsTest, Swizzle128BSpreadsColumnsOverBanks) {
   for (int64_t offset = 0; offset < 4096; ++offset) {
     int64_t s = swizzle128B(offset);
-    EXPECT_EQ(swizzle128B(s), offset);   // an involution
-    EXPECT_EQ(s / 128, offset / 128);    // stays in its row
+    EXPECT_EQ(swizzle128B(s), offset); // an involution
+    EXPECT_EQ(s / 128, offset / 128);  // stays in its row
   }
   // One 16-byte column chunk of 8 consecutive rows: 8 distinct chunks.
   for (int64_t chunk = 0; chunk < 8; ++chunk) {

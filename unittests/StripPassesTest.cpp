@@ -61,7 +61,8 @@ protected:
   /// Counts the operations of dialect `Dialect` in the module.
   template <typename Dialect> int count() {
     int n = 0;
-    module->walk([&](Operation *op) { n += llvm::isa<Dialect>(op->getDialect()); });
+    module->walk(
+        [&](Operation *op) { n += llvm::isa<Dialect>(op->getDialect()); });
     return n;
   }
 

@@ -87,7 +87,8 @@ TEST_F(VerificationTest, TermsFollowIndexArithmetic) {
   // The grid covers M: the program id times 64 stays below M + 63.
   z3::expr pid = ctx.int_const("pid0");
   kernel.walk([&](tile::ProgramIdOp p) { model.term(p, inst); });
-  EXPECT_TRUE(holds(prover, model.assumptions(), pid * 64 < ctx.int_const("size.M")));
+  EXPECT_TRUE(
+      holds(prover, model.assumptions(), pid * 64 < ctx.int_const("size.M")));
 }
 
 TEST_F(VerificationTest, SequentialOrderOfInstances) {
@@ -111,8 +112,10 @@ TEST_F(VerificationTest, SequentialOrderOfInstances) {
 TEST_F(VerificationTest, UnknownIsNotAProof) {
   z3::context ctx;
   Prover prover(ctx, 100, "", "test");
-  z3::expr a = ctx.int_const("a"), b = ctx.int_const("b"), c = ctx.int_const("c");
-  Verdict v = prover.check(a > 0 && b > 0 && c > 0 && a * a * a + b * b * b == c * c * c, "fermat");
+  z3::expr a = ctx.int_const("a"), b = ctx.int_const("b"),
+           c = ctx.int_const("c");
+  Verdict v = prover.check(
+      a > 0 && b > 0 && c > 0 && a * a * a + b * b * b == c * c * c, "fermat");
   EXPECT_NE(v.kind, Verdict::Unsat);
   EXPECT_EQ(prover.numQueries(), 1u);
 }

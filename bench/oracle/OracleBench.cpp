@@ -31,7 +31,8 @@ using namespace mlir;
 using namespace mlir::tiletag;
 
 static double seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 static double median(std::vector<double> v) {
@@ -61,9 +62,12 @@ int main(int argc, char **argv) {
   }
 
   Builder b(&context);
-  auto a = std::make_shared<exec::Array>(b.getBF16Type(), ArrayRef<int64_t>{n, n});
-  auto bm = std::make_shared<exec::Array>(b.getBF16Type(), ArrayRef<int64_t>{n, n});
-  auto c = std::make_shared<exec::Array>(b.getF32Type(), ArrayRef<int64_t>{n, n});
+  auto a =
+      std::make_shared<exec::Array>(b.getBF16Type(), ArrayRef<int64_t>{n, n});
+  auto bm =
+      std::make_shared<exec::Array>(b.getBF16Type(), ArrayRef<int64_t>{n, n});
+  auto c =
+      std::make_shared<exec::Array>(b.getF32Type(), ArrayRef<int64_t>{n, n});
   std::mt19937_64 rng(1);
   std::uniform_real_distribution<double> dist(-1, 1);
   for (double &x : a->data)
@@ -74,8 +78,8 @@ int main(int argc, char **argv) {
   SmallVector<int64_t> grid{(n + 127) / 128, (n + 127) / 128};
 
   // The peer: the same inputs as float, f32 accumulation, k ascending.
-  std::vector<float> fa(a->data.begin(), a->data.end()), fb(bm->data.begin(), bm->data.end()),
-      fc(n * n);
+  std::vector<float> fa(a->data.begin(), a->data.end()),
+      fb(bm->data.begin(), bm->data.end()), fc(n * n);
   auto loop = [&] {
     std::fill(fc.begin(), fc.end(), 0.0f);
     for (int64_t i = 0; i < n; ++i)
@@ -104,9 +108,16 @@ int main(int argc, char **argv) {
 
   double to = median(oracleTimes), tl = median(loopTimes);
   double gflop = 2.0 * n * n * n / 1e9;
-  llvm::outs() << "GEMM " << n << "^3 bf16 -> f32, median of " << repeats << " runs\n";
-  llvm::outs() << llvm::format("  tiletag-run oracle (examples/gemm.mlir): %8.3f s  %6.2f GFLOP/s\n", to, gflop / to);
-  llvm::outs() << llvm::format("  plain C++ triple loop:                   %8.3f s  %6.2f GFLOP/s\n", tl, gflop / tl);
-  llvm::outs() << llvm::format("  ratio oracle / loop: %.2f   max |C_oracle - C_loop| = %.3g\n", to / tl, maxDiff);
+  llvm::outs() << "GEMM " << n << "^3 bf16 -> f32, median of " << repeats
+               << " runs\n";
+  llvm::outs() << llvm::format(
+      "  tiletag-run oracle (examples/gemm.mlir): %8.3f s  %6.2f GFLOP/s\n", to,
+      gflop / to);
+  llvm::outs() << llvm::format(
+      "  plain C++ triple loop:                   %8.3f s  %6.2f GFLOP/s\n", tl,
+      gflop / tl);
+  llvm::outs() << llvm::format(
+      "  ratio oracle / loop: %.2f   max |C_oracle - C_loop| = %.3g\n", to / tl,
+      maxDiff);
   return maxDiff <= 1e-3 * std::sqrt(static_cast<double>(n)) ? 0 : 1;
 }

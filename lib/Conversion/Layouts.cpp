@@ -12,11 +12,12 @@ int64_t mlir::tiletag::layout::wgmmaAccumulatorRegisters(int64_t n) {
   return 64 * n / 128;
 }
 
-Coord mlir::tiletag::layout::wgmmaAccumulatorElement(int64_t thread, int64_t reg) {
+Coord mlir::tiletag::layout::wgmmaAccumulatorElement(int64_t thread,
+                                                     int64_t reg) {
   int64_t warp = thread / 32, lane = thread % 32;
-  int64_t block = reg / 4;        // 8-column block
-  int64_t upper = (reg / 2) % 2;  // rows +8
-  int64_t pair = reg % 2;         // second column of the pair
+  int64_t block = reg / 4;       // 8-column block
+  int64_t upper = (reg / 2) % 2; // rows +8
+  int64_t pair = reg % 2;        // second column of the pair
   return {16 * warp + lane / 4 + 8 * upper, 8 * block + 2 * (lane % 4) + pair};
 }
 
@@ -29,8 +30,8 @@ Slot mlir::tiletag::layout::wgmmaAccumulatorSlot(Coord e) {
 }
 
 int64_t mlir::tiletag::layout::swizzle128B(int64_t offset) {
-  int64_t row = (offset >> 7) & 7;       // row within the 8-row, 1024-byte atom
-  return offset ^ (row << 4);            // XOR into the 16-byte chunk index
+  int64_t row = (offset >> 7) & 7; // row within the 8-row, 1024-byte atom
+  return offset ^ (row << 4);      // XOR into the 16-byte chunk index
 }
 
 Coord mlir::tiletag::layout::mfma16x16Element(int64_t lane, int64_t reg) {

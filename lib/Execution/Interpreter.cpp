@@ -34,7 +34,7 @@ static double roundToBF16(double value) {
   uint32_t bits;
   std::memcpy(&bits, &f, sizeof(bits));
   if ((bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu))
-    return value; // NaN stays NaN
+    return value;                        // NaN stays NaN
   bits += 0x7fffu + ((bits >> 16) & 1u); // round to nearest, ties to even
   bits &= 0xffff0000u;
   std::memcpy(&f, &bits, sizeof(f));
@@ -67,7 +67,8 @@ double mlir::tiletag::exec::roundTo(Type type, double value) {
     bits &= (uint64_t{1} << width) - 1;
     if (width == 1)
       return static_cast<double>(bits);
-    int64_t signedValue = static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
+    int64_t signedValue =
+        static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
     return static_cast<double>(signedValue);
   }
   if (type.isIndex())
@@ -142,7 +143,8 @@ private:
   }
   void set(Value v, Array a) { env[v] = std::move(a); }
   void setScalar(Value v, double x) {
-    set(v, Array(getElementTypeOrSelf(v.getType()), {}, roundTo(getElementTypeOrSelf(v.getType()), x)));
+    set(v, Array(getElementTypeOrSelf(v.getType()), {},
+                 roundTo(getElementTypeOrSelf(v.getType()), x)));
   }
 
   template <typename Fn> LogicalResult unary(Operation *op, Fn fn);
@@ -193,8 +195,7 @@ LogicalResult Interpreter::runBlock(Block &block,
   return success();
 }
 
-template <typename Fn>
-LogicalResult Interpreter::unary(Operation *op, Fn fn) {
+template <typename Fn> LogicalResult Interpreter::unary(Operation *op, Fn fn) {
   const Array &in = array(op->getOperand(0));
   Type elem = getElementTypeOrSelf(op->getResult(0).getType());
   Array out(elem, in.shape);
@@ -204,8 +205,7 @@ LogicalResult Interpreter::unary(Operation *op, Fn fn) {
   return success();
 }
 
-template <typename Fn>
-LogicalResult Interpreter::binary(Operation *op, Fn fn) {
+template <typename Fn> LogicalResult Interpreter::binary(Operation *op, Fn fn) {
   const Array &a = array(op->getOperand(0));
   const Array &b = array(op->getOperand(1));
   Type elem = getElementTypeOrSelf(op->getResult(0).getType());
@@ -216,7 +216,9 @@ LogicalResult Interpreter::binary(Operation *op, Fn fn) {
   return success();
 }
 
-static uint64_t u(double x) { return static_cast<uint64_t>(static_cast<int64_t>(x)); }
+static uint64_t u(double x) {
+  return static_cast<uint64_t>(static_cast<int64_t>(x));
+}
 static int64_t s(double x) { return static_cast<int64_t>(x); }
 
 /// Reads an integer operand as unsigned at its bit width.
@@ -230,7 +232,9 @@ static uint64_t unsignedAt(Type type, double x) {
 
 LogicalResult Interpreter::runArith(Operation &op, bool &handled) {
   handled = true;
-  Type inElem = op.getNumOperands() ? getElementTypeOrSelf(op.getOperand(0).getType()) : Type();
+  Type inElem = op.getNumOperands()
+                    ? getElementTypeOrSelf(op.getOperand(0).getType())
+                    : Type();
   auto ud = [&](double a) { return unsignedAt(inElem, a); };
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case<arith::ConstantOp>([&](arith::ConstantOp c) -> LogicalResult {
@@ -240,15 +244,17 @@ LogicalResult Interpreter::runArith(Operation &op, bool &handled) {
           if (auto f = llvm::dyn_cast<FloatAttr>(a))
             return f.getValueAsDouble();
           if (auto i = llvm::dyn_cast<IntegerAttr>(a))
-            return i.getType().isInteger(1) ? static_cast<double>(i.getValue().getZExtValue())
-                                            : static_cast<double>(i.getValue().getSExtValue());
+            return i.getType().isInteger(1)
+                       ? static_cast<double>(i.getValue().getZExtValue())
+                       : static_cast<double>(i.getValue().getSExtValue());
           return 0.0;
         };
         if (auto dense = llvm::dyn_cast<DenseElementsAttr>(c.getValue())) {
           auto shaped = llvm::cast<ShapedType>(type);
           Array out(elem, shaped.getShape());
           if (dense.isSplat()) {
-            double v = roundTo(elem, toDouble(dense.getSplatValue<Attribute>()));
+            double v =
+                roundTo(elem, toDouble(dense.getSplatValue<Attribute>()));
             std::fill(out.data.begin(), out.data.end(), v);
           } else {
             int64_t i = 0;
@@ -261,63 +267,146 @@ LogicalResult Interpreter::runArith(Operation &op, bool &handled) {
         setScalar(c, toDouble(c.getValue()));
         return success();
       })
-      .Case<arith::AddFOp, arith::AddIOp>([&](Operation *o) { return binary(o, [](double a, double b) { return a + b; }); })
-      .Case<arith::SubFOp, arith::SubIOp>([&](Operation *o) { return binary(o, [](double a, double b) { return a - b; }); })
-      .Case<arith::MulFOp>([&](Operation *o) { return binary(o, [](double a, double b) { return a * b; }); })
-      .Case<arith::MulIOp>([&](Operation *o) { return binary(o, [](double a, double b) { return static_cast<double>(u(a) * u(b)); }); })
-      .Case<arith::DivFOp>([&](Operation *o) { return binary(o, [](double a, double b) { return a / b; }); })
-      .Case<arith::MaximumFOp>([&](Operation *o) { return binary(o, [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }); })
-      .Case<arith::MinimumFOp>([&](Operation *o) { return binary(o, [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }); })
-      .Case<arith::MaxNumFOp>([&](Operation *o) { return binary(o, [](double a, double b) { return std::fmax(a, b); }); })
-      .Case<arith::MinNumFOp>([&](Operation *o) { return binary(o, [](double a, double b) { return std::fmin(a, b); }); })
-      .Case<arith::MaxSIOp>([&](Operation *o) { return binary(o, [](double a, double b) { return std::max(a, b); }); })
-      .Case<arith::MinSIOp>([&](Operation *o) { return binary(o, [](double a, double b) { return std::min(a, b); }); })
-      .Case<arith::MaxUIOp>([&](Operation *o) { return binary(o, [&](double a, double b) { return static_cast<double>(std::max(ud(a), ud(b))); }); })
-      .Case<arith::MinUIOp>([&](Operation *o) { return binary(o, [&](double a, double b) { return static_cast<double>(std::min(ud(a), ud(b))); }); })
-      .Case<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp, arith::DivSIOp,
-            arith::RemSIOp, arith::FloorDivSIOp, arith::CeilDivSIOp>([&](Operation *o) -> LogicalResult {
-        const Array &b = array(o->getOperand(1));
-        for (double x : b.data)
-          if (x == 0)
-            return fail(o, "integer division by zero");
-        return binary(o, [&](double a, double b) -> double {
-          if (isa<arith::DivUIOp>(o)) return static_cast<double>(ud(a) / ud(b));
-          if (isa<arith::RemUIOp>(o)) return static_cast<double>(ud(a) % ud(b));
-          if (isa<arith::CeilDivUIOp>(o)) return static_cast<double>((ud(a) + ud(b) - 1) / ud(b));
-          if (isa<arith::DivSIOp>(o)) return static_cast<double>(s(a) / s(b));
-          if (isa<arith::RemSIOp>(o)) return static_cast<double>(s(a) % s(b));
-          double q = std::floor(a / b);
-          if (isa<arith::FloorDivSIOp>(o)) return q;
-          return std::ceil(a / b);
+      .Case<arith::AddFOp, arith::AddIOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) { return a + b; });
+      })
+      .Case<arith::SubFOp, arith::SubIOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) { return a - b; });
+      })
+      .Case<arith::MulFOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) { return a * b; });
+      })
+      .Case<arith::MulIOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) {
+          return static_cast<double>(u(a) * u(b));
         });
       })
-      .Case<arith::AndIOp>([&](Operation *o) { return binary(o, [](double a, double b) { return static_cast<double>(s(a) & s(b)); }); })
-      .Case<arith::OrIOp>([&](Operation *o) { return binary(o, [](double a, double b) { return static_cast<double>(s(a) | s(b)); }); })
-      .Case<arith::XOrIOp>([&](Operation *o) { return binary(o, [](double a, double b) { return static_cast<double>(s(a) ^ s(b)); }); })
-      .Case<arith::ShLIOp>([&](Operation *o) { return binary(o, [](double a, double b) { return static_cast<double>(u(a) << (u(b) & 63)); }); })
-      .Case<arith::ShRUIOp>([&](Operation *o) { return binary(o, [&](double a, double b) { return static_cast<double>(ud(a) >> (u(b) & 63)); }); })
-      .Case<arith::ShRSIOp>([&](Operation *o) { return binary(o, [](double a, double b) { return static_cast<double>(s(a) >> (u(b) & 63)); }); })
-      .Case<arith::NegFOp>([&](Operation *o) { return unary(o, [](double a) { return -a; }); })
+      .Case<arith::DivFOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) { return a / b; });
+      })
+      .Case<arith::MaximumFOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) {
+          return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
+        });
+      })
+      .Case<arith::MinimumFOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) {
+          return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
+        });
+      })
+      .Case<arith::MaxNumFOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) { return std::fmax(a, b); });
+      })
+      .Case<arith::MinNumFOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) { return std::fmin(a, b); });
+      })
+      .Case<arith::MaxSIOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) { return std::max(a, b); });
+      })
+      .Case<arith::MinSIOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) { return std::min(a, b); });
+      })
+      .Case<arith::MaxUIOp>([&](Operation *o) {
+        return binary(o, [&](double a, double b) {
+          return static_cast<double>(std::max(ud(a), ud(b)));
+        });
+      })
+      .Case<arith::MinUIOp>([&](Operation *o) {
+        return binary(o, [&](double a, double b) {
+          return static_cast<double>(std::min(ud(a), ud(b)));
+        });
+      })
+      .Case<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp, arith::DivSIOp,
+            arith::RemSIOp, arith::FloorDivSIOp, arith::CeilDivSIOp>(
+          [&](Operation *o) -> LogicalResult {
+            const Array &b = array(o->getOperand(1));
+            for (double x : b.data)
+              if (x == 0)
+                return fail(o, "integer division by zero");
+            return binary(o, [&](double a, double b) -> double {
+              if (isa<arith::DivUIOp>(o))
+                return static_cast<double>(ud(a) / ud(b));
+              if (isa<arith::RemUIOp>(o))
+                return static_cast<double>(ud(a) % ud(b));
+              if (isa<arith::CeilDivUIOp>(o))
+                return static_cast<double>((ud(a) + ud(b) - 1) / ud(b));
+              if (isa<arith::DivSIOp>(o))
+                return static_cast<double>(s(a) / s(b));
+              if (isa<arith::RemSIOp>(o))
+                return static_cast<double>(s(a) % s(b));
+              double q = std::floor(a / b);
+              if (isa<arith::FloorDivSIOp>(o))
+                return q;
+              return std::ceil(a / b);
+            });
+          })
+      .Case<arith::AndIOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) {
+          return static_cast<double>(s(a) & s(b));
+        });
+      })
+      .Case<arith::OrIOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) {
+          return static_cast<double>(s(a) | s(b));
+        });
+      })
+      .Case<arith::XOrIOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) {
+          return static_cast<double>(s(a) ^ s(b));
+        });
+      })
+      .Case<arith::ShLIOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) {
+          return static_cast<double>(u(a) << (u(b) & 63));
+        });
+      })
+      .Case<arith::ShRUIOp>([&](Operation *o) {
+        return binary(o, [&](double a, double b) {
+          return static_cast<double>(ud(a) >> (u(b) & 63));
+        });
+      })
+      .Case<arith::ShRSIOp>([&](Operation *o) {
+        return binary(o, [](double a, double b) {
+          return static_cast<double>(s(a) >> (u(b) & 63));
+        });
+      })
+      .Case<arith::NegFOp>(
+          [&](Operation *o) { return unary(o, [](double a) { return -a; }); })
       .Case<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::ExtSIOp,
             arith::TruncIOp, arith::IndexCastOp, arith::BitcastOp>(
           [&](Operation *o) { return unary(o, [](double a) { return a; }); })
       .Case<arith::UIToFPOp, arith::ExtUIOp, arith::IndexCastUIOp>(
-          [&](Operation *o) { return unary(o, [&](double a) { return static_cast<double>(ud(a)); }); })
-      .Case<arith::FPToSIOp>([&](Operation *o) { return unary(o, [](double a) { return std::trunc(a); }); })
+          [&](Operation *o) {
+            return unary(o,
+                         [&](double a) { return static_cast<double>(ud(a)); });
+          })
+      .Case<arith::FPToSIOp>([&](Operation *o) {
+        return unary(o, [](double a) { return std::trunc(a); });
+      })
       .Case<arith::CmpIOp>([&](arith::CmpIOp c) {
         arith::CmpIPredicate p = c.getPredicate();
         return binary(c, [&](double a, double b) -> double {
           switch (p) {
-          case arith::CmpIPredicate::eq: return a == b;
-          case arith::CmpIPredicate::ne: return a != b;
-          case arith::CmpIPredicate::slt: return s(a) < s(b);
-          case arith::CmpIPredicate::sle: return s(a) <= s(b);
-          case arith::CmpIPredicate::sgt: return s(a) > s(b);
-          case arith::CmpIPredicate::sge: return s(a) >= s(b);
-          case arith::CmpIPredicate::ult: return ud(a) < ud(b);
-          case arith::CmpIPredicate::ule: return ud(a) <= ud(b);
-          case arith::CmpIPredicate::ugt: return ud(a) > ud(b);
-          case arith::CmpIPredicate::uge: return ud(a) >= ud(b);
+          case arith::CmpIPredicate::eq:
+            return a == b;
+          case arith::CmpIPredicate::ne:
+            return a != b;
+          case arith::CmpIPredicate::slt:
+            return s(a) < s(b);
+          case arith::CmpIPredicate::sle:
+            return s(a) <= s(b);
+          case arith::CmpIPredicate::sgt:
+            return s(a) > s(b);
+          case arith::CmpIPredicate::sge:
+            return s(a) >= s(b);
+          case arith::CmpIPredicate::ult:
+            return ud(a) < ud(b);
+          case arith::CmpIPredicate::ule:
+            return ud(a) <= ud(b);
+          case arith::CmpIPredicate::ugt:
+            return ud(a) > ud(b);
+          case arith::CmpIPredicate::uge:
+            return ud(a) >= ud(b);
           }
           return 0;
         });
@@ -327,22 +416,38 @@ LogicalResult Interpreter::runArith(Operation &op, bool &handled) {
         return binary(c, [&](double a, double b) -> double {
           bool unordered = std::isnan(a) || std::isnan(b);
           switch (p) {
-          case arith::CmpFPredicate::AlwaysFalse: return 0;
-          case arith::CmpFPredicate::OEQ: return !unordered && a == b;
-          case arith::CmpFPredicate::OGT: return !unordered && a > b;
-          case arith::CmpFPredicate::OGE: return !unordered && a >= b;
-          case arith::CmpFPredicate::OLT: return !unordered && a < b;
-          case arith::CmpFPredicate::OLE: return !unordered && a <= b;
-          case arith::CmpFPredicate::ONE: return !unordered && a != b;
-          case arith::CmpFPredicate::ORD: return !unordered;
-          case arith::CmpFPredicate::UEQ: return unordered || a == b;
-          case arith::CmpFPredicate::UGT: return unordered || a > b;
-          case arith::CmpFPredicate::UGE: return unordered || a >= b;
-          case arith::CmpFPredicate::ULT: return unordered || a < b;
-          case arith::CmpFPredicate::ULE: return unordered || a <= b;
-          case arith::CmpFPredicate::UNE: return unordered || a != b;
-          case arith::CmpFPredicate::UNO: return unordered;
-          case arith::CmpFPredicate::AlwaysTrue: return 1;
+          case arith::CmpFPredicate::AlwaysFalse:
+            return 0;
+          case arith::CmpFPredicate::OEQ:
+            return !unordered && a == b;
+          case arith::CmpFPredicate::OGT:
+            return !unordered && a > b;
+          case arith::CmpFPredicate::OGE:
+            return !unordered && a >= b;
+          case arith::CmpFPredicate::OLT:
+            return !unordered && a < b;
+          case arith::CmpFPredicate::OLE:
+            return !unordered && a <= b;
+          case arith::CmpFPredicate::ONE:
+            return !unordered && a != b;
+          case arith::CmpFPredicate::ORD:
+            return !unordered;
+          case arith::CmpFPredicate::UEQ:
+            return unordered || a == b;
+          case arith::CmpFPredicate::UGT:
+            return unordered || a > b;
+          case arith::CmpFPredicate::UGE:
+            return unordered || a >= b;
+          case arith::CmpFPredicate::ULT:
+            return unordered || a < b;
+          case arith::CmpFPredicate::ULE:
+            return unordered || a <= b;
+          case arith::CmpFPredicate::UNE:
+            return unordered || a != b;
+          case arith::CmpFPredicate::UNO:
+            return unordered;
+          case arith::CmpFPredicate::AlwaysTrue:
+            return 1;
           }
           return 0;
         });
@@ -360,13 +465,27 @@ LogicalResult Interpreter::runArith(Operation &op, bool &handled) {
         set(sel, std::move(out));
         return success();
       })
-      .Case<math::ExpOp>([&](Operation *o) { return unary(o, [](double a) { return std::exp(a); }); })
-      .Case<math::Exp2Op>([&](Operation *o) { return unary(o, [](double a) { return std::exp2(a); }); })
-      .Case<math::LogOp>([&](Operation *o) { return unary(o, [](double a) { return std::log(a); }); })
-      .Case<math::SqrtOp>([&](Operation *o) { return unary(o, [](double a) { return std::sqrt(a); }); })
-      .Case<math::RsqrtOp>([&](Operation *o) { return unary(o, [](double a) { return 1.0 / std::sqrt(a); }); })
-      .Case<math::TanhOp>([&](Operation *o) { return unary(o, [](double a) { return std::tanh(a); }); })
-      .Case<math::AbsFOp>([&](Operation *o) { return unary(o, [](double a) { return std::fabs(a); }); })
+      .Case<math::ExpOp>([&](Operation *o) {
+        return unary(o, [](double a) { return std::exp(a); });
+      })
+      .Case<math::Exp2Op>([&](Operation *o) {
+        return unary(o, [](double a) { return std::exp2(a); });
+      })
+      .Case<math::LogOp>([&](Operation *o) {
+        return unary(o, [](double a) { return std::log(a); });
+      })
+      .Case<math::SqrtOp>([&](Operation *o) {
+        return unary(o, [](double a) { return std::sqrt(a); });
+      })
+      .Case<math::RsqrtOp>([&](Operation *o) {
+        return unary(o, [](double a) { return 1.0 / std::sqrt(a); });
+      })
+      .Case<math::TanhOp>([&](Operation *o) {
+        return unary(o, [](double a) { return std::tanh(a); });
+      })
+      .Case<math::AbsFOp>([&](Operation *o) {
+        return unary(o, [](double a) { return std::fabs(a); });
+      })
       .Default([&](Operation *) {
         handled = false;
         return success();
@@ -375,13 +494,11 @@ LogicalResult Interpreter::runArith(Operation &op, bool &handled) {
 
 /// Accesses the block of a global memref that a tile covers (see the tile
 /// dialect's addressing rules): loads fill `tile`, stores read it.
-LogicalResult Interpreter::blockAccess(Operation *op, Array &tile,
-                                       const Buffer &memory,
-                                       ArrayRef<int64_t> blockIndex,
-                                       ValueRange offsetValues,
-                                       ValueRange boundValues, bool isLoad,
-                                       std::optional<double> padding,
-                                       bool add) {
+LogicalResult
+Interpreter::blockAccess(Operation *op, Array &tile, const Buffer &memory,
+                         ArrayRef<int64_t> blockIndex, ValueRange offsetValues,
+                         ValueRange boundValues, bool isLoad,
+                         std::optional<double> padding, bool add) {
   int64_t rank = memory->rank();
   SmallVector<int64_t> block = tile::blockShape(tile.shape, rank);
   SmallVector<int64_t> offsets(rank, 0), bounds(memory->shape);
@@ -426,9 +543,10 @@ LogicalResult Interpreter::blockAccess(Operation *op, Array &tile,
     int64_t begin = rowInRange ? colBegin : width;
     int64_t end = rowInRange ? std::max(colEnd, begin) : width;
     if (begin < end && (!rowInMemory || memEnd < end)) {
-      result = fail(op, "bounds allow element [" +
-                            describe(origin[last] + (rowInMemory ? memEnd : begin)) +
-                            "], which lies outside the memref");
+      result =
+          fail(op, "bounds allow element [" +
+                       describe(origin[last] + (rowInMemory ? memEnd : begin)) +
+                       "], which lies outside the memref");
       return;
     }
     if (isLoad) {
@@ -465,8 +583,9 @@ LogicalResult Interpreter::slotAccess(Operation *op, Array &tile,
   SmallVector<int64_t> start(memory->rank(), 0);
   for (auto [d, s] : llvm::enumerate(slots)) {
     if (s < 0 || s >= memory->shape[d])
-      return fail(op, "slot index " + Twine(s) + " is out of range for a buffer with " +
-                          Twine(memory->shape[d]) + " slots in dimension " + Twine(d));
+      return fail(
+          op, "slot index " + Twine(s) + " is out of range for a buffer with " +
+                  Twine(memory->shape[d]) + " slots in dimension " + Twine(d));
     start[d] = s;
   }
   int64_t base = memory->linear(start);
@@ -531,12 +650,16 @@ LogicalResult Interpreter::run(Operation &op) {
         bool toShared = copy.isGlobalToShared();
         Buffer shared = buffer(toShared ? copy.getDest() : copy.getSource());
         Buffer global = buffer(toShared ? copy.getSource() : copy.getDest());
-        ValueRange slotIdx = toShared ? copy.getDestIndices() : copy.getSourceIndices();
-        ValueRange blockIdx = toShared ? copy.getSourceIndices() : copy.getDestIndices();
-        Array tile(shared->elementType, tile::slotTileShape(
-                                            llvm::cast<MemRefType>(
-                                                (toShared ? copy.getDest() : copy.getSource()).getType()),
-                                            slotIdx.size()));
+        ValueRange slotIdx =
+            toShared ? copy.getDestIndices() : copy.getSourceIndices();
+        ValueRange blockIdx =
+            toShared ? copy.getSourceIndices() : copy.getDestIndices();
+        Array tile(
+            shared->elementType,
+            tile::slotTileShape(
+                llvm::cast<MemRefType>(
+                    (toShared ? copy.getDest() : copy.getSource()).getType()),
+                slotIdx.size()));
         if (toShared) {
           if (failed(blockAccess(copy, tile, global, indices(blockIdx),
                                  copy.getOffsets(), copy.getBounds(), true,
@@ -594,7 +717,7 @@ LogicalResult Interpreter::run(Operation &op) {
         Type elem = in.elementType;
         Array out(elem, reduce.getType().getShape());
         tile::ReduceKind kind = reduce.getKind();
-        double init = kind == tile::ReduceKind::Sum ? 0.0
+        double init = kind == tile::ReduceKind::Sum   ? 0.0
                       : kind == tile::ReduceKind::Max ? -INFINITY
                                                       : INFINITY;
         std::fill(out.data.begin(), out.data.end(), init);
@@ -610,7 +733,8 @@ LogicalResult Interpreter::run(Operation &op) {
           else if (std::isnan(v) || std::isnan(acc))
             acc = NAN;
           else
-            acc = kind == tile::ReduceKind::Max ? std::max(acc, v) : std::min(acc, v);
+            acc = kind == tile::ReduceKind::Max ? std::max(acc, v)
+                                                : std::min(acc, v);
         });
         set(reduce, std::move(out));
         return success();
@@ -635,7 +759,8 @@ LogicalResult Interpreter::run(Operation &op) {
         Array out(iota.getType().getElementType(), iota.getType().getShape());
         int64_t dim = iota.getDimAttr().getInt(), flat = 0;
         forEachIndex(out.shape, [&](ArrayRef<int64_t> idx) {
-          out.data[flat++] = roundTo(out.elementType, static_cast<double>(idx[dim]));
+          out.data[flat++] =
+              roundTo(out.elementType, static_cast<double>(idx[dim]));
         });
         set(iota, std::move(out));
         return success();
@@ -656,8 +781,8 @@ LogicalResult Interpreter::run(Operation &op) {
       })
       // Upstream structure and memory.
       .Case<tensor::SplatOp>([&](tensor::SplatOp splat) {
-        set(splat, Array(splat.getType().getElementType(), splat.getType().getShape(),
-                         scalar(splat.getInput())));
+        set(splat, Array(splat.getType().getElementType(),
+                         splat.getType().getShape(), scalar(splat.getInput())));
         return success();
       })
       .Case<tensor::ExtractOp>([&](tensor::ExtractOp extract) {
@@ -673,22 +798,25 @@ LogicalResult Interpreter::run(Operation &op) {
         setScalar(dim, b->shape[d]);
         return success();
       })
-      .Case<memref::LoadOp, memref::StoreOp>([&](Operation *o) -> LogicalResult {
-        bool isLoad = isa<memref::LoadOp>(o);
-        Buffer b = buffer(isLoad ? o->getOperand(0) : o->getOperand(1));
-        SmallVector<int64_t> idx = indices(o->getOperands().drop_front(isLoad ? 1 : 2));
-        for (auto [i, d] : llvm::zip(idx, b->shape))
-          if (i < 0 || i >= d)
-            return fail(o, "memref access out of bounds");
-        if (isLoad)
-          setScalar(o->getResult(0), b->data[b->linear(idx)]);
-        else
-          b->data[b->linear(idx)] = roundTo(b->elementType, scalar(o->getOperand(0)));
-        return success();
-      })
+      .Case<memref::LoadOp, memref::StoreOp>(
+          [&](Operation *o) -> LogicalResult {
+            bool isLoad = isa<memref::LoadOp>(o);
+            Buffer b = buffer(isLoad ? o->getOperand(0) : o->getOperand(1));
+            SmallVector<int64_t> idx =
+                indices(o->getOperands().drop_front(isLoad ? 1 : 2));
+            for (auto [i, d] : llvm::zip(idx, b->shape))
+              if (i < 0 || i >= d)
+                return fail(o, "memref access out of bounds");
+            if (isLoad)
+              setScalar(o->getResult(0), b->data[b->linear(idx)]);
+            else
+              b->data[b->linear(idx)] =
+                  roundTo(b->elementType, scalar(o->getOperand(0)));
+            return success();
+          })
       .Case<scf::ForOp>([&](scf::ForOp loop) -> LogicalResult {
-        int64_t lb = index(loop.getLowerBound()), ub = index(loop.getUpperBound()),
-                step = index(loop.getStep());
+        int64_t lb = index(loop.getLowerBound()),
+                ub = index(loop.getUpperBound()), step = index(loop.getStep());
         if (step <= 0)
           return fail(loop, "loop step must be positive, got " + Twine(step));
         SmallVector<RuntimeValue> carried;
@@ -710,8 +838,9 @@ LogicalResult Interpreter::run(Operation &op) {
         return success();
       })
       .Case<scf::IfOp>([&](scf::IfOp branch) -> LogicalResult {
-        Region &region = scalar(branch.getCondition()) != 0 ? branch.getThenRegion()
-                                                            : branch.getElseRegion();
+        Region &region = scalar(branch.getCondition()) != 0
+                             ? branch.getThenRegion()
+                             : branch.getElseRegion();
         if (region.empty())
           return success();
         SmallVector<RuntimeValue> results;
@@ -723,14 +852,15 @@ LogicalResult Interpreter::run(Operation &op) {
       })
       // Annotations: regions run in place, synchronization has no meaning in
       // a sequential run, tags are ghost state.
-      .Case<schedule::RoleOp, schedule::AsyncOp>([&](Operation *o) -> LogicalResult {
-        SmallVector<RuntimeValue> results;
-        if (failed(runBlock(o->getRegion(0).front(), {}, &results)))
-          return failure();
-        for (auto [res, v] : llvm::zip(o->getResults(), results))
-          env[res] = v;
-        return success();
-      })
+      .Case<schedule::RoleOp, schedule::AsyncOp>(
+          [&](Operation *o) -> LogicalResult {
+            SmallVector<RuntimeValue> results;
+            if (failed(runBlock(o->getRegion(0).front(), {}, &results)))
+              return failure();
+            for (auto [res, v] : llvm::zip(o->getResults(), results))
+              env[res] = v;
+            return success();
+          })
       .Case<tag::AttachOp>([&](tag::AttachOp attach) {
         env[attach] = env[attach.getValue()];
         return success();
@@ -741,7 +871,8 @@ LogicalResult Interpreter::run(Operation &op) {
       })
       .Default([&](Operation *o) -> LogicalResult {
         Dialect *dialect = o->getDialect();
-        if (llvm::isa_and_nonnull<tag::TagDialect, schedule::ScheduleDialect>(dialect)) {
+        if (llvm::isa_and_nonnull<tag::TagDialect, schedule::ScheduleDialect>(
+                dialect)) {
           for (Value r : o->getResults())
             env[r] = std::monostate();
           return success();

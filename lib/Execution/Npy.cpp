@@ -52,7 +52,8 @@ static double readElement(const char *p, Dtype dtype) {
       std::memcpy(&h, p, 2);
       llvm::APFloat f(llvm::APFloat::IEEEhalf(), llvm::APInt(16, h));
       bool lost;
-      f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+      f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
       return f.convertToDouble();
     }
   case 'b':
@@ -72,7 +73,8 @@ static double readElement(const char *p, Dtype dtype) {
   }
 }
 
-std::optional<Array> mlir::tiletag::exec::readNpy(StringRef path, Type elementType,
+std::optional<Array> mlir::tiletag::exec::readNpy(StringRef path,
+                                                  Type elementType,
                                                   std::string &error) {
   auto fileOrErr = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!fileOrErr) {
@@ -120,9 +122,11 @@ std::optional<Array> mlir::tiletag::exec::readNpy(StringRef path, Type elementTy
     return bad("unknown dtype '" + type + "'");
   if (order == '>' && dtype.bytes > 1)
     return bad("big-endian data is not supported");
-  bool okKind = (dtype.kind == 'f' && (dtype.bytes == 2 || dtype.bytes == 4 || dtype.bytes == 8)) ||
+  bool okKind = (dtype.kind == 'f' &&
+                 (dtype.bytes == 2 || dtype.bytes == 4 || dtype.bytes == 8)) ||
                 ((dtype.kind == 'i' || dtype.kind == 'u') &&
-                 (dtype.bytes == 1 || dtype.bytes == 2 || dtype.bytes == 4 || dtype.bytes == 8)) ||
+                 (dtype.bytes == 1 || dtype.bytes == 2 || dtype.bytes == 4 ||
+                  dtype.bytes == 8)) ||
                 (dtype.kind == 'b' && dtype.bytes == 1);
   if (!okKind)
     return bad("unsupported dtype '" + type + "'");
@@ -154,12 +158,13 @@ std::optional<Array> mlir::tiletag::exec::readNpy(StringRef path, Type elementTy
       return bad("array too large");
   }
   if (static_cast<uint64_t>(count) * dtype.bytes != data.size())
-    return bad("data holds " + Twine(data.size()) + " bytes but the shape needs " +
-               Twine(count * dtype.bytes));
+    return bad("data holds " + Twine(data.size()) +
+               " bytes but the shape needs " + Twine(count * dtype.bytes));
 
   Array array(elementType, shape);
   for (int64_t i = 0; i < count; ++i)
-    array.data[i] = roundTo(elementType, readElement(data.data() + i * dtype.bytes, dtype));
+    array.data[i] =
+        roundTo(elementType, readElement(data.data() + i * dtype.bytes, dtype));
   return array;
 }
 
@@ -177,7 +182,8 @@ LogicalResult mlir::tiletag::exec::writeNpy(StringRef path, const Array &array,
   } else if (t.isInteger(1)) {
     descr = "|b1";
     bytes = 1;
-  } else if (t.isIntOrIndex() && !t.isIndex() && t.getIntOrFloatBitWidth() <= 32) {
+  } else if (t.isIntOrIndex() && !t.isIndex() &&
+             t.getIntOrFloatBitWidth() <= 32) {
     descr = "<i4";
     bytes = 4;
   } else {
@@ -189,8 +195,8 @@ LogicalResult mlir::tiletag::exec::writeNpy(StringRef path, const Array &array,
     shape += std::to_string(d) + ", ";
   if (array.shape.size() > 1)
     shape.erase(shape.size() - 2);
-  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" +
-                       shape + "), }";
+  std::string header = "{'descr': '" + descr +
+                       "', 'fortran_order': False, 'shape': (" + shape + "), }";
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
@@ -202,7 +208,8 @@ LogicalResult mlir::tiletag::exec::writeNpy(StringRef path, const Array &array,
     return failure();
   }
   os << "\x93NUMPY" << '\x01' << '\x00';
-  os << static_cast<char>(header.size() & 0xff) << static_cast<char>(header.size() >> 8);
+  os << static_cast<char>(header.size() & 0xff)
+     << static_cast<char>(header.size() >> 8);
   os << header;
   for (double v : array.data) {
     char buf[8];

@@ -25,8 +25,8 @@ static std::vector<double> matmul(const Array &a, const Array &b) {
   return c;
 }
 
-static llvm::StringMap<std::vector<double>> gemmReference(const NamedBuffers &in,
-                                                          const NamedScalars &) {
+static llvm::StringMap<std::vector<double>>
+gemmReference(const NamedBuffers &in, const NamedScalars &) {
   llvm::StringMap<std::vector<double>> out;
   out["C"] = matmul(*in.lookup("A"), *in.lookup("B"));
   return out;
@@ -103,8 +103,8 @@ static void prepareMoE(NamedBuffers &in, std::mt19937_64 &rng) {
   offsets.data[e] = static_cast<double>(t);
 }
 
-static llvm::StringMap<std::vector<double>> softmaxReference(const NamedBuffers &in,
-                                                             const NamedScalars &) {
+static llvm::StringMap<std::vector<double>>
+softmaxReference(const NamedBuffers &in, const NamedScalars &) {
   const Array &x = *in.lookup("X");
   int64_t r = x.shape[0], c = x.shape[1];
   std::vector<double> y(r * c);
@@ -124,7 +124,8 @@ static llvm::StringMap<std::vector<double>> softmaxReference(const NamedBuffers 
 
 static llvm::StringMap<std::vector<double>>
 layernormReference(const NamedBuffers &in, const NamedScalars &scalars) {
-  const Array &x = *in.lookup("X"), &g = *in.lookup("gamma"), &b = *in.lookup("beta");
+  const Array &x = *in.lookup("X"), &g = *in.lookup("gamma"),
+              &b = *in.lookup("beta");
   int64_t r = x.shape[0], c = x.shape[1];
   double eps = scalars.lookup("eps");
   std::vector<double> y(r * c);
@@ -152,10 +153,24 @@ static const std::vector<Workload> &workloads() {
   static const std::vector<Workload> all = {
       {"gemm", {"C"}, {}, {}, 1e-3, 1e-3, nullptr, gemmReference},
       {"gemm_splitk", {"C"}, {"W"}, {}, 1e-3, 1e-3, nullptr, gemmReference},
-      {"attention", {"O"}, {}, {{"causal", 0}}, 2e-2, 2e-2, nullptr, attentionReference},
+      {"attention",
+       {"O"},
+       {},
+       {{"causal", 0}},
+       2e-2,
+       2e-2,
+       nullptr,
+       attentionReference},
       {"moe", {"Y"}, {}, {}, 1e-3, 1e-3, prepareMoE, moeReference},
       {"softmax", {"Y"}, {}, {}, 1e-5, 1e-6, nullptr, softmaxReference},
-      {"layernorm", {"Y"}, {}, {{"eps", 1e-5}}, 1e-4, 1e-4, nullptr, layernormReference},
+      {"layernorm",
+       {"Y"},
+       {},
+       {{"eps", 1e-5}},
+       1e-4,
+       1e-4,
+       nullptr,
+       layernormReference},
   };
   return all;
 }

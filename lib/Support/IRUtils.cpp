@@ -25,7 +25,8 @@ void mlir::tiletag::eraseWithDeadOperands(RewriterBase &rewriter,
             def && !op->isAncestor(def) && !doomed.contains(def))
           candidates.push_back(def);
     });
-    if (Operation *parent = op->getParentOp(); parent && !doomed.contains(parent))
+    if (Operation *parent = op->getParentOp();
+        parent && !doomed.contains(parent))
       candidates.push_back(parent);
   };
   for (Operation *op : doomed)

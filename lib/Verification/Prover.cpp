@@ -16,10 +16,11 @@
 
 using namespace mlir::tiletag::verify;
 
-static llvm::cl::opt<std::string> clDumpSmt(
-    "tiletag-dump-smt",
-    llvm::cl::desc("Write every query of the TileTag checkers as SMT-LIB into this directory"),
-    llvm::cl::value_desc("dir"), llvm::cl::init(""));
+static llvm::cl::opt<std::string>
+    clDumpSmt("tiletag-dump-smt",
+              llvm::cl::desc("Write every query of the TileTag checkers as "
+                             "SMT-LIB into this directory"),
+              llvm::cl::value_desc("dir"), llvm::cl::init(""));
 
 std::string mlir::tiletag::verify::defaultDumpDir() { return clDumpSmt; }
 
@@ -38,7 +39,8 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what) {
   if (!dumpDir.empty()) {
     llvm::sys::fs::create_directories(dumpDir);
     llvm::SmallString<128> path(dumpDir);
-    llvm::sys::path::append(path, dumpPrefix + "-" + std::to_string(queries) + ".smt2");
+    llvm::sys::path::append(path, dumpPrefix + "-" + std::to_string(queries) +
+                                      ".smt2");
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
     if (!ec)
@@ -68,11 +70,11 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what) {
   return verdict;
 }
 
-
 bool mlir::tiletag::verify::checkKernels(
     ModuleOp module, unsigned timeoutMs, llvm::StringRef dumpDir,
     llvm::StringRef suffix, bool stats, llvm::StringRef verifiedAttr,
-    llvm::function_ref<KernelVerdict(tile::KernelOp, z3::context &, Prover &)> check) {
+    llvm::function_ref<KernelVerdict(tile::KernelOp, z3::context &, Prover &)>
+        check) {
   std::string dir = dumpDir.empty() ? defaultDumpDir() : dumpDir.str();
   bool allProved = true;
   module.walk([&](tile::KernelOp kernel) {
@@ -81,7 +83,8 @@ bool mlir::tiletag::verify::checkKernels(
     KernelVerdict verdict = check(kernel, ctx, prover);
     if (stats) {
       std::string millis;
-      llvm::raw_string_ostream(millis) << llvm::format("%.1f", prover.milliseconds());
+      llvm::raw_string_ostream(millis)
+          << llvm::format("%.1f", prover.milliseconds());
       mlir::emitRemark(kernel.getLoc())
           << "@" << kernel.getSymName() << ": " << verdict.summary
           << (verdict.proved ? " proved" : " checked") << " with "

@@ -22,7 +22,8 @@ SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx)
     facts.push_back(symbol("nprog" + std::to_string(d)) >= 1);
   // The launch contract: operand shapes and grid extents are functions of the
   // problem sizes. Without it, "the grid covers M" could not be proved.
-  auto launch = kernel->getAttrOfType<tile::LaunchAttr>(tile::TileDialect::kLaunchAttrName);
+  auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
+      tile::TileDialect::kLaunchAttrName);
   if (!launch)
     return;
   std::vector<z3::expr> sizes;
@@ -32,10 +33,11 @@ SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx)
   }
   for (auto [name, map] : llvm::zip(launch.getShapeNames(), launch.getShapes()))
     for (auto [d, e] : llvm::enumerate(map.getResults()))
-      facts.push_back(symbol(name.getValue().str() + ".dim" + std::to_string(d)) ==
-                      affine(e, {}, sizes));
+      facts.push_back(symbol(name.getValue().str() + ".dim" +
+                             std::to_string(d)) == affine(e, {}, sizes));
   for (auto [d, e] : llvm::enumerate(launch.getGrid()))
-    facts.push_back(symbol("nprog" + std::to_string(d)) == affine(e, {}, sizes));
+    facts.push_back(symbol("nprog" + std::to_string(d)) ==
+                    affine(e, {}, sizes));
 }
 
 static std::string lineNumberOf(Location loc) {
@@ -64,7 +66,8 @@ z3::expr SymbolicModel::symbol(const std::string &name, bool isBool) {
   auto it = sharedIndex.find(name);
   if (it != sharedIndex.end())
     return shared[it->second].expr;
-  z3::expr e = isBool ? ctx.bool_const(name.c_str()) : ctx.int_const(name.c_str());
+  z3::expr e =
+      isBool ? ctx.bool_const(name.c_str()) : ctx.int_const(name.c_str());
   sharedIndex[name] = shared.size();
   shared.push_back({name, e});
   return e;
@@ -77,13 +80,15 @@ z3::expr SymbolicModel::dimension(Value memref, int64_t d) {
   auto arg = llvm::dyn_cast<BlockArgument>(memref);
   if (!arg || arg.getOwner()->getParentOp() != kernel.getOperation())
     return fresh("dim");
-  z3::expr s = symbol(kernel.getOperandName(arg.getArgNumber()) + ".dim" + std::to_string(d));
+  z3::expr s = symbol(kernel.getOperandName(arg.getArgNumber()) + ".dim" +
+                      std::to_string(d));
   facts.push_back(s >= 0);
   return s;
 }
 
 z3::expr SymbolicModel::fresh(StringRef prefix) {
-  return ctx.int_const((prefix + "#" + std::to_string(freshCounter++)).str().c_str());
+  return ctx.int_const(
+      (prefix + "#" + std::to_string(freshCounter++)).str().c_str());
 }
 
 z3::expr SymbolicModel::programId(int64_t dim, Instance &inst) {
@@ -110,18 +115,21 @@ std::vector<z3::expr> SymbolicModel::loopVars(Operation *op, Instance &inst) {
   return vars;
 }
 
-static z3::expr_vector toVector(z3::context &ctx, const std::vector<z3::expr> &vars) {
+static z3::expr_vector toVector(z3::context &ctx,
+                                const std::vector<z3::expr> &vars) {
   z3::expr_vector v(ctx);
   for (const z3::expr &e : vars)
     v.push_back(e);
   return v;
 }
 
-z3::expr SymbolicModel::forAll(const std::vector<z3::expr> &vars, const z3::expr &body) {
+z3::expr SymbolicModel::forAll(const std::vector<z3::expr> &vars,
+                               const z3::expr &body) {
   return vars.empty() ? body : z3::forall(toVector(ctx, vars), body);
 }
 
-z3::expr SymbolicModel::exists(const std::vector<z3::expr> &vars, const z3::expr &body) {
+z3::expr SymbolicModel::exists(const std::vector<z3::expr> &vars,
+                               const z3::expr &body) {
   return vars.empty() ? body : z3::exists(toVector(ctx, vars), body);
 }
 
@@ -169,8 +177,10 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
   auto opaque = [&]() {
     // A value the model does not follow: any value at all. Loop-invariant
     // ones are shared by all instances of the program.
-    std::string name = "opaque@line" + lineNumberOf(value.getLoc()) + "#" +
-                       std::to_string(reinterpret_cast<uintptr_t>(value.getAsOpaquePointer()) % 100003);
+    std::string name =
+        "opaque@line" + lineNumberOf(value.getLoc()) + "#" +
+        std::to_string(reinterpret_cast<uintptr_t>(value.getAsOpaquePointer()) %
+                       100003);
     if (insideLoop(value))
       name += inst.suffix;
     name += inst.program;
@@ -191,7 +201,9 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
 
   Operation *op = value.getDefiningOp();
   auto operand = [&](unsigned i) { return term(op->getOperand(i), inst); };
-  auto asInt = [&](z3::expr e) { return e.is_bool() ? z3::ite(e, ctx.int_val(1), ctx.int_val(0)) : e; };
+  auto asInt = [&](z3::expr e) {
+    return e.is_bool() ? z3::ite(e, ctx.int_val(1), ctx.int_val(0)) : e;
+  };
   auto asBool = [&](z3::expr e) { return e.is_bool() ? e : e != 0; };
 
   return llvm::TypeSwitch<Operation *, z3::expr>(op)
@@ -225,7 +237,8 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
       })
       .Case<memref::LoadOp>([&](memref::LoadOp load) {
         auto arg = llvm::dyn_cast<BlockArgument>(load.getMemRef());
-        if (isBool || !arg || arg.getOwner()->getParentOp() != kernel.getOperation())
+        if (isBool || !arg ||
+            arg.getOwner()->getParentOp() != kernel.getOperation())
           return opaque();
         // Kernel memory that the kernel does not write is a function of the
         // index: equal indices give equal values in every instance.
@@ -238,7 +251,8 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
         std::string name = kernel.getOperandName(arg.getArgNumber()) + "[]";
         z3::func_decl f = ctx.function(name.c_str(), domain, ctx.int_sort());
         z3::expr value = f(args);
-        if (kernel.getArgAttr(arg.getArgNumber(), tile::TileDialect::kNondecreasingAttrName)) {
+        if (kernel.getArgAttr(arg.getArgNumber(),
+                              tile::TileDialect::kNondecreasingAttrName)) {
           // A sorted sequence: instantiate monotonicity for every pair of
           // reads (quantifier-free, unlike the axiom it stands for).
           auto &seen = sortedReads[name];
@@ -276,12 +290,22 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
       .Case<arith::CmpIOp>([&](arith::CmpIOp cmp) {
         z3::expr a = asInt(operand(0)), b = asInt(operand(1));
         switch (cmp.getPredicate()) {
-        case arith::CmpIPredicate::eq: return a == b;
-        case arith::CmpIPredicate::ne: return a != b;
-        case arith::CmpIPredicate::slt: case arith::CmpIPredicate::ult: return a < b;
-        case arith::CmpIPredicate::sle: case arith::CmpIPredicate::ule: return a <= b;
-        case arith::CmpIPredicate::sgt: case arith::CmpIPredicate::ugt: return a > b;
-        case arith::CmpIPredicate::sge: case arith::CmpIPredicate::uge: return a >= b;
+        case arith::CmpIPredicate::eq:
+          return a == b;
+        case arith::CmpIPredicate::ne:
+          return a != b;
+        case arith::CmpIPredicate::slt:
+        case arith::CmpIPredicate::ult:
+          return a < b;
+        case arith::CmpIPredicate::sle:
+        case arith::CmpIPredicate::ule:
+          return a <= b;
+        case arith::CmpIPredicate::sgt:
+        case arith::CmpIPredicate::ugt:
+          return a > b;
+        case arith::CmpIPredicate::sge:
+        case arith::CmpIPredicate::uge:
+          return a >= b;
         }
         return opaque();
       })
@@ -313,7 +337,8 @@ z3::expr SymbolicModel::executes(Operation *op, Instance &inst) {
        child = p, p = p->getParentOp()) {
     if (auto loop = llvm::dyn_cast<scf::ForOp>(p)) {
       z3::expr iv = inductionVar(loop, inst);
-      z3::expr lb = term(loop.getLowerBound(), inst), ub = term(loop.getUpperBound(), inst);
+      z3::expr lb = term(loop.getLowerBound(), inst),
+               ub = term(loop.getUpperBound(), inst);
       cond = cond && iv >= lb && iv < ub;
       std::optional<int64_t> step = getConstantIntValue(loop.getStep());
       if (!step || *step != 1) {
@@ -357,7 +382,8 @@ z3::expr SymbolicModel::before(Operation *a, Instance &ia, Operation *b,
     // Both inside the same nested op (e.g. one scf.if or role): compare
     // deeper, where they diverge.
     Operation *x = a, *y = b;
-    while (x->getParentOp() != y->getParentOp() || x->getBlock() != y->getBlock()) {
+    while (x->getParentOp() != y->getParentOp() ||
+           x->getBlock() != y->getBlock()) {
       if (x->getParentOp() && !x->getParentOp()->isAncestor(y))
         x = x->getParentOp();
       else if (y->getParentOp() && !y->getParentOp()->isAncestor(x))
@@ -365,7 +391,8 @@ z3::expr SymbolicModel::before(Operation *a, Instance &ia, Operation *b,
       else
         break;
     }
-    sameIterationOrder = x->getBlock() == y->getBlock() && x != y && x->isBeforeInBlock(y);
+    sameIterationOrder =
+        x->getBlock() == y->getBlock() && x != y && x->isBeforeInBlock(y);
   }
   // Lexicographic order of the common loops' iterations.
   z3::expr result = ctx.bool_val(sameIterationOrder);
@@ -385,14 +412,21 @@ z3::expr SymbolicModel::affine(AffineExpr expr, ArrayRef<z3::expr> dims,
   if (auto sym = llvm::dyn_cast<AffineSymbolExpr>(expr))
     return symbols[sym.getPosition()];
   auto bin = llvm::cast<AffineBinaryOpExpr>(expr);
-  z3::expr l = affine(bin.getLHS(), dims, symbols), r = affine(bin.getRHS(), dims, symbols);
+  z3::expr l = affine(bin.getLHS(), dims, symbols),
+           r = affine(bin.getRHS(), dims, symbols);
   switch (expr.getKind()) {
-  case AffineExprKind::Add: return l + r;
-  case AffineExprKind::Mul: return l * r;
-  case AffineExprKind::FloorDiv: return l / r;
-  case AffineExprKind::CeilDiv: return (l + r - 1) / r;
-  case AffineExprKind::Mod: return z3::mod(l, r);
-  default: return fresh("affine");
+  case AffineExprKind::Add:
+    return l + r;
+  case AffineExprKind::Mul:
+    return l * r;
+  case AffineExprKind::FloorDiv:
+    return l / r;
+  case AffineExprKind::CeilDiv:
+    return (l + r - 1) / r;
+  case AffineExprKind::Mod:
+    return z3::mod(l, r);
+  default:
+    return fresh("affine");
   }
 }
 
@@ -412,12 +446,14 @@ std::string SymbolicModel::replayFlags(const z3::model &model) {
   for (const Symbol &sym : shared) {
     StringRef name = sym.name;
     if (name.consume_front("size."))
-      sizeList += (sizeList.empty() ? "" : ",") + name.str() + "=" + evalString(model, sym.expr);
+      sizeList += (sizeList.empty() ? "" : ",") + name.str() + "=" +
+                  evalString(model, sym.expr);
     else if (name.contains('\''))
       continue; // another program's id, named in the counterexample
     else if (name.starts_with("pid") ||
-             (!name.contains('.') && !name.starts_with("nprog") && !name.contains('#') &&
-              !name.contains('@') && !name.contains('[')))
+             (!name.contains('.') && !name.starts_with("nprog") &&
+              !name.contains('#') && !name.contains('@') &&
+              !name.contains('[')))
       sets += " --set " + sym.name + "=" + evalString(model, sym.expr);
   }
   return (sizeList.empty() ? "" : " --size " + sizeList) + sets;

@@ -30,9 +30,9 @@ struct Access {
   Operation *op;
   Value memory;
   bool write;
-  bool atomicAdd;            // tile.store combine add: commutes with itself
+  bool atomicAdd; // tile.store combine add: commutes with itself
   enum { Block, Slot, Element } kind;
-  ValueRange indices;        // block indices, slot indices or element indices
+  ValueRange indices;         // block indices, slot indices or element indices
   ValueRange offsets, bounds; // Block: addressing of the global side
   SmallVector<int64_t> block; // Block: the block shape
 };
@@ -73,40 +73,80 @@ private:
     kernel.walk([&](Operation *op) {
       llvm::TypeSwitch<Operation *>(op)
           .Case<tile::LoadOp>([&](tile::LoadOp l) {
-            accesses.push_back({l, l.getSource(), false, false, Access::Block, l.getIndices(),
-                                l.getOffsets(), l.getBounds(),
-                                tile::blockShape(l.getType().getShape(), l.getSource().getType().getRank())});
+            accesses.push_back(
+                {l, l.getSource(), false, false, Access::Block, l.getIndices(),
+                 l.getOffsets(), l.getBounds(),
+                 tile::blockShape(l.getType().getShape(),
+                                  l.getSource().getType().getRank())});
           })
           .Case<tile::StoreOp>([&](tile::StoreOp st) {
-            accesses.push_back({st, st.getDest(), true, st.getCombine() == tile::StoreCombine::Add,
-                                Access::Block, st.getIndices(), st.getOffsets(), st.getBounds(),
-                                tile::blockShape(st.getValue().getType().getShape(),
-                                                 st.getDest().getType().getRank())});
+            accesses.push_back(
+                {st, st.getDest(), true,
+                 st.getCombine() == tile::StoreCombine::Add, Access::Block,
+                 st.getIndices(), st.getOffsets(), st.getBounds(),
+                 tile::blockShape(st.getValue().getType().getShape(),
+                                  st.getDest().getType().getRank())});
           })
           .Case<tile::CopyOp>([&](tile::CopyOp c) {
             bool toShared = c.isGlobalToShared();
             Value shared = toShared ? c.getDest() : c.getSource();
             Value global = toShared ? c.getSource() : c.getDest();
-            ValueRange slots = toShared ? c.getDestIndices() : c.getSourceIndices();
+            ValueRange slots =
+                toShared ? c.getDestIndices() : c.getSourceIndices();
             auto type = llvm::cast<MemRefType>(shared.getType());
-            accesses.push_back({c, shared, toShared, false, Access::Slot, slots, {}, {}, {}});
-            accesses.push_back({c, global, !toShared, false, Access::Block,
-                                toShared ? c.getSourceIndices() : c.getDestIndices(),
-                                c.getOffsets(), c.getBounds(),
-                                tile::blockShape(tile::slotTileShape(type, slots.size()),
-                                                 llvm::cast<MemRefType>(global.getType()).getRank())});
+            accesses.push_back(
+                {c, shared, toShared, false, Access::Slot, slots, {}, {}, {}});
+            accesses.push_back(
+                {c, global, !toShared, false, Access::Block,
+                 toShared ? c.getSourceIndices() : c.getDestIndices(),
+                 c.getOffsets(), c.getBounds(),
+                 tile::blockShape(
+                     tile::slotTileShape(type, slots.size()),
+                     llvm::cast<MemRefType>(global.getType()).getRank())});
           })
           .Case<tile::ReadOp>([&](tile::ReadOp r) {
-            accesses.push_back({r, r.getBuffer(), false, false, Access::Slot, r.getIndices(), {}, {}, {}});
+            accesses.push_back({r,
+                                r.getBuffer(),
+                                false,
+                                false,
+                                Access::Slot,
+                                r.getIndices(),
+                                {},
+                                {},
+                                {}});
           })
           .Case<tile::WriteOp>([&](tile::WriteOp w) {
-            accesses.push_back({w, w.getBuffer(), true, false, Access::Slot, w.getIndices(), {}, {}, {}});
+            accesses.push_back({w,
+                                w.getBuffer(),
+                                true,
+                                false,
+                                Access::Slot,
+                                w.getIndices(),
+                                {},
+                                {},
+                                {}});
           })
           .Case<memref::LoadOp>([&](memref::LoadOp l) {
-            accesses.push_back({l, l.getMemRef(), false, false, Access::Element, l.getIndices(), {}, {}, {}});
+            accesses.push_back({l,
+                                l.getMemRef(),
+                                false,
+                                false,
+                                Access::Element,
+                                l.getIndices(),
+                                {},
+                                {},
+                                {}});
           })
           .Case<memref::StoreOp>([&](memref::StoreOp st) {
-            accesses.push_back({st, st.getMemRef(), true, false, Access::Element, st.getIndices(), {}, {}, {}});
+            accesses.push_back({st,
+                                st.getMemRef(),
+                                true,
+                                false,
+                                Access::Element,
+                                st.getIndices(),
+                                {},
+                                {},
+                                {}});
           });
     });
   }
@@ -170,14 +210,18 @@ private:
   }
 
   bool prove(Operation *op, const z3::expr &facts, const z3::expr &claim,
-             const Twine &what, ArrayRef<std::pair<Operation *, Instance *>> points) {
+             const Twine &what,
+             ArrayRef<std::pair<Operation *, Instance *>> points) {
     Verdict v = prover.check(facts && !claim, what.str());
     if (v.kind == Verdict::Unsat) {
       ++proved;
       return true;
     }
     if (v.kind == Verdict::Unknown) {
-      error(op, "could not prove " + what + ": Z3 answered unknown (" + v.reason + ")", nullptr);
+      error(op,
+            "could not prove " + what + ": Z3 answered unknown (" + v.reason +
+                ")",
+            nullptr);
       return false;
     }
     error(op, what + " does not hold", &*v.model, points);
@@ -193,10 +237,11 @@ private:
       if (!levelOf(loop))
         return;
       if (loop.getNumRegionIterArgs() != 0)
-        error(loop, "a loop mapped to " +
-                        schedule::stringifyParallelLevel(*levelOf(loop)) +
-                        " carries values between iterations (iter_args), so its "
-                        "iterations cannot run at the same time",
+        error(loop,
+              "a loop mapped to " +
+                  schedule::stringifyParallelLevel(*levelOf(loop)) +
+                  " carries values between iterations (iter_args), so its "
+                  "iterations cannot run at the same time",
               nullptr);
     });
     // Roles that run at the same time (in the same block) must not share
@@ -212,9 +257,10 @@ private:
             continue; // the same role, in two places of its program
           for (int64_t wg : roles[i].getWarpgroups())
             if (llvm::is_contained(roles[j].getWarpgroups(), wg)) {
-              error(roles[j], "roles \"" + roles[i].getName() + "\" and \"" +
-                                  roles[j].getName() + "\" both claim warpgroup " +
-                                  Twine(wg) + ", so one would wait for itself",
+              error(roles[j],
+                    "roles \"" + roles[i].getName() + "\" and \"" +
+                        roles[j].getName() + "\" both claim warpgroup " +
+                        Twine(wg) + ", so one would wait for itself",
                     nullptr);
               break;
             }
@@ -224,14 +270,16 @@ private:
     // sequential loops, which every unit of the program agrees on; inside a
     // parallel loop, each iteration is a different unit.
     kernel.walk([&](schedule::BarrierOp barrier) {
-      for (Operation *p = barrier->getParentOp(); p && p != kernel; p = p->getParentOp()) {
+      for (Operation *p = barrier->getParentOp(); p && p != kernel;
+           p = p->getParentOp()) {
         auto loop = llvm::dyn_cast<scf::ForOp>(p);
         if (loop && levelOf(loop)) {
-          error(barrier, "a barrier inside a loop mapped to " +
-                             schedule::stringifyParallelLevel(*levelOf(loop)) +
-                             " is reached by each unit on its own (and not at all "
-                             "by units a branch skips); place it outside the "
-                             "parallel loop",
+          error(barrier,
+                "a barrier inside a loop mapped to " +
+                    schedule::stringifyParallelLevel(*levelOf(loop)) +
+                    " is reached by each unit on its own (and not at all "
+                    "by units a branch skips); place it outside the "
+                    "parallel loop",
                 nullptr);
           return;
         }
@@ -244,9 +292,11 @@ private:
   //===--------------------------------------------------------------------===//
 
   /// Commit groups of `unit` between `from` and `to` in the same block.
-  unsigned commitsBetween(Operation *from, Operation *to, schedule::AsyncUnit unit) {
+  unsigned commitsBetween(Operation *from, Operation *to,
+                          schedule::AsyncUnit unit) {
     unsigned n = 0;
-    for (Operation *op = from->getNextNode(); op && op != to; op = op->getNextNode())
+    for (Operation *op = from->getNextNode(); op && op != to;
+         op = op->getNextNode())
       if (auto c = llvm::dyn_cast<schedule::CommitGroupOp>(op))
         n += c.getUnit() == unit;
     return n;
@@ -278,13 +328,14 @@ private:
         Value result = parent->getResult(use.getOperandNumber());
         realUses(result, unit, out, seen, later);
         if (auto loop = llvm::dyn_cast<scf::ForOp>(parent))
-          realUses(loop.getRegionIterArgs()[use.getOperandNumber()], unit, out, seen,
+          realUses(loop.getRegionIterArgs()[use.getOperandNumber()], unit, out,
+                   seen,
                    /*later=*/true);
         continue;
       }
       if (llvm::isa<schedule::YieldOp>(user)) {
-        realUses(user->getParentOp()->getResult(use.getOperandNumber()), unit, out, seen,
-                 later);
+        realUses(user->getParentOp()->getResult(use.getOperandNumber()), unit,
+                 out, seen, later);
         continue;
       }
       out.push_back({&use, later});
@@ -299,12 +350,14 @@ private:
       // The group of this op is closed by the next commit in its block.
       bool committed = false;
       for (Operation *op = async->getNextNode(); op; op = op->getNextNode())
-        if (auto c = llvm::dyn_cast<schedule::CommitGroupOp>(op); c && c.getUnit() == unit)
+        if (auto c = llvm::dyn_cast<schedule::CommitGroupOp>(op);
+            c && c.getUnit() == unit)
           committed = true;
       if (!committed) {
-        error(async, "this " + schedule::stringifyAsyncUnit(unit) +
-                         " operation is never committed to a group (add "
-                         "schedule.commit_group after it), so no wait covers it",
+        error(async,
+              "this " + schedule::stringifyAsyncUnit(unit) +
+                  " operation is never committed to a group (add "
+                  "schedule.commit_group after it), so no wait covers it",
               nullptr);
         return;
       }
@@ -313,7 +366,8 @@ private:
       for (Operation *op = async->getNextNode(); op; op = op->getNextNode())
         if (auto w = llvm::dyn_cast<schedule::WaitGroupOp>(op);
             w && w.getUnit() == unit &&
-            commitsBetween(async, w, unit) >= static_cast<unsigned>(w.getPendingAttr().getInt()) + 1) {
+            commitsBetween(async, w, unit) >=
+                static_cast<unsigned>(w.getPendingAttr().getInt()) + 1) {
           covering = w;
           break;
         }
@@ -324,7 +378,8 @@ private:
       for (Use use : uses) {
         Operation *user = use.operand->getOwner();
         Operation *inBlock = async->getBlock()->findAncestorOpInBlock(*user);
-        if (covering && (use.laterIteration || !inBlock || covering->isBeforeInBlock(inBlock)))
+        if (covering && (use.laterIteration || !inBlock ||
+                         covering->isBeforeInBlock(inBlock)))
           continue; // after the covering wait, or in a later iteration
         if (!covering && !inBlock && retiredBefore(async, user, unit))
           continue; // a `pending 0` wait after the loop
@@ -334,9 +389,10 @@ private:
                                   << " operation at " << lineOf(async)
                                   << " before a wait_group retires it";
         diag.attachNote(async.getLoc())
-            << (covering ? "the covering wait comes after this read"
-                         : "no wait_group retires its group before the read: "
-                           "the wait depth is too shallow or the wait is missing");
+            << (covering
+                    ? "the covering wait comes after this read"
+                    : "no wait_group retires its group before the read: "
+                      "the wait depth is too shallow or the wait is missing");
         failed = true;
       }
       if (uses.empty() || covering)
@@ -346,8 +402,10 @@ private:
 
   /// True if a `wait_group pending 0` on `unit` runs after every instance of
   /// `async` (outside its loops) and before `user`.
-  bool retiredBefore(Operation *async, Operation *user, schedule::AsyncUnit unit) {
-    for (Operation *scope = async->getParentOp(); scope && scope != kernel->getParentOp();
+  bool retiredBefore(Operation *async, Operation *user,
+                     schedule::AsyncUnit unit) {
+    for (Operation *scope = async->getParentOp();
+         scope && scope != kernel->getParentOp();
          scope = scope->getParentOp()) {
       if (!llvm::isa<scf::ForOp>(scope))
         continue;
@@ -399,27 +457,31 @@ private:
           break;
         }
       if (!expect) {
-        error(async, "TMA copies complete transaction bytes on an mbarrier, but "
-                     "no schedule.mbarrier.arrive_expect_tx on it precedes them "
-                     "in this block: the phase would complete before the data lands",
+        error(async,
+              "TMA copies complete transaction bytes on an mbarrier, but "
+              "no schedule.mbarrier.arrive_expect_tx on it precedes them "
+              "in this block: the phase would complete before the data lands",
               nullptr);
         return;
       }
       if (expect.getBytesAttr().getInt() != bytes) {
-        InFlightDiagnostic diag = mlir::emitError(expect.getLoc())
-                                  << "expects " << expect.getBytesAttr().getInt()
-                                  << " transaction bytes, but the TMA copies that "
-                                     "complete on this barrier deliver "
-                                  << bytes;
+        InFlightDiagnostic diag =
+            mlir::emitError(expect.getLoc())
+            << "expects " << expect.getBytesAttr().getInt()
+            << " transaction bytes, but the TMA copies that "
+               "complete on this barrier deliver "
+            << bytes;
         diag.attachNote(async.getLoc()) << "the copies";
         failed = true;
         return;
       }
       Instance inst{"", {}};
-      z3::expr same = model.term(expect.getIndex(), inst) == model.term(async.getBarrierIndex(), inst);
+      z3::expr same = model.term(expect.getIndex(), inst) ==
+                      model.term(async.getBarrierIndex(), inst);
       std::pair<Operation *, Instance *> points[] = {{async, &inst}};
       prove(async, model.executes(async, inst) && model.assumptions(), same,
-            "the copies complete on the mbarrier that expects their bytes", points);
+            "the copies complete on the mbarrier that expects their bytes",
+            points);
     });
   }
 
@@ -450,11 +512,12 @@ private:
   /// The agent of a memory access: its role, or its role's TMA unit.
   static std::string agentOf(Operation *op) {
     auto async = op->getParentOfType<schedule::AsyncOp>();
-    return roleOf(op) + (async && async.getUnit() == schedule::AsyncUnit::tma ? "/tma" : "");
+    return roleOf(op) +
+           (async && async.getUnit() == schedule::AsyncUnit::tma ? "/tma" : "");
   }
 
   struct SyncPoint {
-    Operation *op;   // an arrive, arrive_expect_tx, wait, or TMA region
+    Operation *op; // an arrive, arrive_expect_tx, wait, or TMA region
     Value barriers;
     Value index;
   };
@@ -472,7 +535,8 @@ private:
     });
   }
 
-  z3::expr sameElement(const SyncPoint &a, Instance &ia, const SyncPoint &b, Instance &ib) {
+  z3::expr sameElement(const SyncPoint &a, Instance &ia, const SyncPoint &b,
+                       Instance &ib) {
     return model.term(a.index, ia) == model.term(b.index, ib);
   }
 
@@ -485,13 +549,15 @@ private:
   }
 
   /// No wait of `w`'s role on `w`'s element comes between `from` and `w`.
-  z3::expr noWaitBetween(Operation *from, Instance &ifrom, const SyncPoint &w, Instance &iw) {
+  z3::expr noWaitBetween(Operation *from, Instance &ifrom, const SyncPoint &w,
+                         Instance &iw) {
     z3::expr none = ctx.bool_val(true);
     for (const SyncPoint &other : waits) {
       if (other.barriers != w.barriers || roleOf(other.op) != roleOf(w.op))
         continue;
       Instance io = fresh("@between");
-      z3::expr between = model.executes(other.op, io) && sameElement(other, io, w, iw) &&
+      z3::expr between = model.executes(other.op, io) &&
+                         sameElement(other, io, w, iw) &&
                          model.before(from, ifrom, other.op, io) &&
                          model.before(other.op, io, w.op, iw);
       none = none && model.forAll(model.loopVars(other.op, io), !between);
@@ -505,12 +571,14 @@ private:
     for (const SyncPoint &w : waits) {
       auto init = w.barriers.getDefiningOp<schedule::MBarrierInitOp>();
       if (!init || init.getCountAttr().getInt() != 1) {
-        error(w.op, "the schedule checker models mbarriers that expect one "
-                    "arrival per phase; this one expects more",
+        error(w.op,
+              "the schedule checker models mbarriers that expect one "
+              "arrival per phase; this one expects more",
               nullptr);
         continue;
       }
-      Value parityValue = llvm::cast<schedule::MBarrierWaitOp>(w.op).getParity();
+      Value parityValue =
+          llvm::cast<schedule::MBarrierWaitOp>(w.op).getParity();
       Instance iw = fresh("@w");
       z3::expr runs = model.executes(w.op, iw);
       z3::expr parity = z3::mod(asInt(model.term(parityValue, iw)), 2);
@@ -520,17 +588,23 @@ private:
         if (p.barriers != w.barriers || roleOf(p.op) != roleOf(w.op))
           continue;
         Instance ip = fresh("@p");
-        z3::expr earlier = model.executes(p.op, ip) && sameElement(p, ip, w, iw) &&
+        z3::expr earlier = model.executes(p.op, ip) &&
+                           sameElement(p, ip, w, iw) &&
                            model.before(p.op, ip, w.op, iw);
-        noPrevious = noPrevious && model.forAll(model.loopVars(p.op, ip), !earlier);
+        noPrevious =
+            noPrevious && model.forAll(model.loopVars(p.op, ip), !earlier);
         // Consecutive waits alternate parity.
         z3::expr consecutive = earlier && noWaitBetween(p.op, ip, w, iw);
-        z3::expr pParity = z3::mod(asInt(model.term(
-                                       llvm::cast<schedule::MBarrierWaitOp>(p.op).getParity(), ip)),
-                                   2);
-        std::pair<Operation *, Instance *> points[] = {{p.op, &ip}, {w.op, &iw}};
-        prove(w.op, runs && consecutive && model.assumptions(), parity != pParity,
-              "this wait waits for the phase after the previous wait's (parities alternate)",
+        z3::expr pParity = z3::mod(
+            asInt(model.term(
+                llvm::cast<schedule::MBarrierWaitOp>(p.op).getParity(), ip)),
+            2);
+        std::pair<Operation *, Instance *> points[] = {{p.op, &ip},
+                                                       {w.op, &iw}};
+        prove(w.op, runs && consecutive && model.assumptions(),
+              parity != pParity,
+              "this wait waits for the phase after the previous wait's "
+              "(parities alternate)",
               points);
       }
       std::pair<Operation *, Instance *> first[] = {{w.op, &iw}};
@@ -544,14 +618,17 @@ private:
           if (a1.barriers != w.barriers || a2.barriers != w.barriers)
             continue;
           Instance i1 = fresh("@a"), i2 = fresh("@a");
-          z3::expr two = model.executes(a1.op, i1) && model.executes(a2.op, i2) &&
-                         sameElement(a1, i1, w, iw) && sameElement(a2, i2, w, iw) &&
-                         model.before(a1.op, i1, a2.op, i2) &&
-                         model.before(a2.op, i2, w.op, iw) &&
-                         noWaitBetween(a1.op, i1, w, iw);
-          std::pair<Operation *, Instance *> points[] = {{a1.op, &i1}, {a2.op, &i2}, {w.op, &iw}};
+          z3::expr two =
+              model.executes(a1.op, i1) && model.executes(a2.op, i2) &&
+              sameElement(a1, i1, w, iw) && sameElement(a2, i2, w, iw) &&
+              model.before(a1.op, i1, a2.op, i2) &&
+              model.before(a2.op, i2, w.op, iw) &&
+              noWaitBetween(a1.op, i1, w, iw);
+          std::pair<Operation *, Instance *> points[] = {
+              {a1.op, &i1}, {a2.op, &i2}, {w.op, &iw}};
           prove(w.op, runs && model.assumptions(), !two,
-                "one arrival completes each phase this wait waits for (two arrivals "
+                "one arrival completes each phase this wait waits for (two "
+                "arrivals "
                 "with no wait between let the waiter fall a phase behind)",
                 points);
         }
@@ -616,7 +693,8 @@ private:
     SmallVector<Operation *> commits;
     int closing = -1;
     for (Operation &op : *block)
-      if (auto c = llvm::dyn_cast<schedule::CommitGroupOp>(op); c && c.getUnit() == unit) {
+      if (auto c = llvm::dyn_cast<schedule::CommitGroupOp>(op);
+          c && c.getUnit() == unit) {
         if (closing < 0 && async->isBeforeInBlock(c))
           closing = commits.size();
         commits.push_back(c);
@@ -630,7 +708,8 @@ private:
       auto w = llvm::dyn_cast<schedule::WaitGroupOp>(op);
       if (!w || w.getUnit() != unit)
         continue;
-      int64_t before = llvm::count_if(commits, [&](Operation *c) { return c->isBeforeInBlock(w); });
+      int64_t before = llvm::count_if(
+          commits, [&](Operation *c) { return c->isBeforeInBlock(w); });
       int64_t pending = w.getPendingAttr().getInt();
       // Groups committed after ours by this wait in iteration k + d:
       //   d = 0: before - closing - 1 (only if the wait follows our commit)
@@ -668,9 +747,10 @@ private:
         if (w.barriers != tma.getBarrier())
           continue;
         Instance iw = fresh("@hbw");
-        z3::expr edge = model.executes(w.op, iw) &&
-                        model.term(tma.getBarrierIndex(), ix) == model.term(w.index, iw) &&
-                        model.before(tma, ix, w.op, iw) && model.before(w.op, iw, y, iy);
+        z3::expr edge =
+            model.executes(w.op, iw) &&
+            model.term(tma.getBarrierIndex(), ix) == model.term(w.index, iw) &&
+            model.before(tma, ix, w.op, iw) && model.before(w.op, iw, y, iy);
         any = any || edge;
         continue;
       }
@@ -678,10 +758,11 @@ private:
         if (a.barriers != w.barriers || roleOf(a.op) != roleOf(rel.op))
           continue;
         Instance ia = fresh("@hba"), iw = fresh("@hbw");
-        z3::expr edge = model.executes(rel.op, rel.inst) && model.executes(a.op, ia) &&
-                        model.executes(w.op, iw) && sameElement(a, ia, w, iw) &&
-                        model.before(rel.op, rel.inst, a.op, ia) &&
-                        model.before(a.op, ia, w.op, iw) && model.before(w.op, iw, y, iy);
+        z3::expr edge =
+            model.executes(rel.op, rel.inst) && model.executes(a.op, ia) &&
+            model.executes(w.op, iw) && sameElement(a, ia, w, iw) &&
+            model.before(rel.op, rel.inst, a.op, ia) &&
+            model.before(a.op, ia, w.op, iw) && model.before(w.op, iw, y, iy);
         any = any || edge;
       }
     }
@@ -696,8 +777,9 @@ private:
     for (size_t i = 0; i < accesses.size(); ++i)
       for (size_t j = 0; j < accesses.size(); ++j) {
         const Access &x = accesses[i], &y = accesses[j];
-        if (x.kind != Access::Slot || y.kind != Access::Slot || x.memory != y.memory ||
-            !(x.write || y.write) || agentOf(x.op) == agentOf(y.op))
+        if (x.kind != Access::Slot || y.kind != Access::Slot ||
+            x.memory != y.memory || !(x.write || y.write) ||
+            agentOf(x.op) == agentOf(y.op))
           continue;
         Instance ix = fresh("@x"), iy = fresh("@y");
         if (roleOf(x.op) == roleOf(y.op)) {
@@ -715,14 +797,16 @@ private:
         anyCrossRole = true;
         std::optional<Release> rel = releaseOf(x, ix);
         if (!rel) {
-          error(x.op, "the schedule checker cannot tell when this access completes: "
-                      "the wgmma that reads it must be committed and waited for "
-                      "in the body of a loop with step 1",
+          error(x.op,
+                "the schedule checker cannot tell when this access completes: "
+                "the wgmma that reads it must be committed and waited for "
+                "in the body of a loop with step 1",
                 nullptr);
           continue;
         }
-        z3::expr conflict = model.executes(x.op, ix) && model.executes(y.op, iy) &&
-                            overlap(x, ix, y, iy) && model.before(x.op, ix, y.op, iy);
+        z3::expr conflict = model.executes(x.op, ix) &&
+                            model.executes(y.op, iy) && overlap(x, ix, y, iy) &&
+                            model.before(x.op, ix, y.op, iy);
         z3::expr hb = happensBefore(*rel, x.op, ix, y.op, iy);
         // The instances inside `hb` are existential; under the negation they
         // become universal: quantify them.
@@ -730,16 +814,21 @@ private:
         collectBound(hb, vars);
         z3::expr noEdge = model.forAll(vars, !hb);
         std::string what = std::string(x.write && y.write ? "write-write"
-                                       : x.write         ? "read-after-write"
-                                                         : "write-after-read") +
-                           " on the shared buffer: the access at " + lineOf(x.op) +
+                                       : x.write          ? "read-after-write"
+                                                 : "write-after-read") +
+                           " on the shared buffer: the access at " +
+                           lineOf(x.op) +
                            " happens before this one through an mbarrier";
-        std::pair<Operation *, Instance *> points[] = {{x.op, &ix}, {y.op, &iy}};
-        Verdict v = prover.check(conflict && noEdge && model.assumptions(), what);
+        std::pair<Operation *, Instance *> points[] = {{x.op, &ix},
+                                                       {y.op, &iy}};
+        Verdict v =
+            prover.check(conflict && noEdge && model.assumptions(), what);
         if (v.kind == Verdict::Unsat) {
           ++proved;
         } else if (v.kind == Verdict::Unknown) {
-          error(y.op, "could not prove " + what + ": Z3 answered unknown (" + v.reason + ")",
+          error(y.op,
+                "could not prove " + what + ": Z3 answered unknown (" +
+                    v.reason + ")",
                 nullptr);
         } else {
           error(y.op, what + " does not hold", &*v.model, points);
@@ -753,14 +842,17 @@ private:
 
   /// A TMA store `x` reads its shared buffer asynchronously: a thread write
   /// `y` to it later must follow a `wait_group tma pending 0`.
-  void checkTmaStoreRetired(const Access &x, Instance &ix, const Access &y, Instance &iy) {
+  void checkTmaStoreRetired(const Access &x, Instance &ix, const Access &y,
+                            Instance &iy) {
     z3::expr facts = model.executes(x.op, ix) && model.executes(y.op, iy) &&
                      overlap(x, ix, y, iy) && model.before(x.op, ix, y.op, iy);
     kernel.walk([&](schedule::WaitGroupOp w) {
-      if (w.getUnit() != schedule::AsyncUnit::tma || w.getPendingAttr().getInt() != 0)
+      if (w.getUnit() != schedule::AsyncUnit::tma ||
+          w.getPendingAttr().getInt() != 0)
         return;
       Instance iw = fresh("@tw");
-      z3::expr between = model.executes(w, iw) && model.before(x.op, ix, w, iw) &&
+      z3::expr between = model.executes(w, iw) &&
+                         model.before(x.op, ix, w, iw) &&
                          model.before(w, iw, y.op, iy);
       facts = facts && model.forAll(model.loopVars(w, iw), !between);
     });
@@ -793,12 +885,14 @@ private:
           continue;
         Instance iw = fresh("@lw"), ia = fresh("@la");
         z3::expr after = model.executes(w.op, iw) && model.executes(a.op, ia) &&
-                         sameElement(w, iw, a, ia) && model.before(w.op, iw, a.op, ia);
+                         sameElement(w, iw, a, ia) &&
+                         model.before(w.op, iw, a.op, ia);
         Release rel{w.op, Instance{iw.suffix, iw.memo, iw.program}};
         z3::expr hb = happensBefore(rel, w.op, iw, a.op, ia);
         std::vector<z3::expr> vars;
         collectBound(hb, vars);
-        std::pair<Operation *, Instance *> points[] = {{w.op, &iw}, {a.op, &ia}};
+        std::pair<Operation *, Instance *> points[] = {{w.op, &iw},
+                                                       {a.op, &ia}};
         prove(a.op, after && model.assumptions(), !model.forAll(vars, !hb),
               "this arrival comes after the wait at " + lineOf(w.op) +
                   " for the previous phase (otherwise the waiter is lapped and "
@@ -832,16 +926,20 @@ private:
           continue;
         Instance iw = fresh("@gw"), ir = fresh("@ar");
         z3::expr facts = model.executes(w.op, iw) && model.executes(r.op, ir) &&
-                         overlap(w, iw, r, ir) && model.before(w.op, iw, r.op, ir);
+                         overlap(w, iw, r, ir) &&
+                         model.before(w.op, iw, r.op, ir);
         for (Operation *f : fences) {
           Instance iff = fresh("@fence");
-          z3::expr between = model.executes(f, iff) && model.before(w.op, iw, f, iff) &&
+          z3::expr between = model.executes(f, iff) &&
+                             model.before(w.op, iw, f, iff) &&
                              model.before(f, iff, r.op, ir);
           facts = facts && model.forAll(model.loopVars(f, iff), !between);
         }
-        std::pair<Operation *, Instance *> points[] = {{w.op, &iw}, {r.op, &ir}};
+        std::pair<Operation *, Instance *> points[] = {{w.op, &iw},
+                                                       {r.op, &ir}};
         prove(r.op, facts && model.assumptions(), ctx.bool_val(false),
-              "a fence_async_proxy separates the thread write at " + lineOf(w.op) +
+              "a fence_async_proxy separates the thread write at " +
+                  lineOf(w.op) +
                   " from this async-proxy access to the same shared memory",
               points);
       }
@@ -854,7 +952,8 @@ private:
 
   /// The elements an access touches, as half-open ranges per dimension, and
   /// whether they overlap with another access's.
-  z3::expr overlap(const Access &a, Instance &ia, const Access &b, Instance &ib) {
+  z3::expr overlap(const Access &a, Instance &ia, const Access &b,
+                   Instance &ib) {
     if (a.kind == Access::Slot || b.kind == Access::Slot) {
       if (a.kind != b.kind)
         return ctx.bool_val(true);
@@ -883,7 +982,8 @@ private:
       return std::make_pair(lo, hi);
     };
     z3::expr all = ctx.bool_val(true);
-    for (int64_t d = 0; d < llvm::cast<MemRefType>(a.memory.getType()).getRank(); ++d) {
+    for (int64_t d = 0;
+         d < llvm::cast<MemRefType>(a.memory.getType()).getRank(); ++d) {
       auto [alo, ahi] = range(a, ia, d);
       auto [blo, bhi] = range(b, ib, d);
       all = all && alo < ahi && blo < bhi && alo < bhi && blo < ahi;
@@ -924,7 +1024,8 @@ private:
     z3::expr differ = ctx.bool_val(false);
     for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d)
       differ = differ || model.programId(d, ia) != model.programId(d, ib);
-    z3::expr facts = model.executes(a.op, ia) && model.executes(b.op, ib) && differ;
+    z3::expr facts =
+        model.executes(a.op, ia) && model.executes(b.op, ib) && differ;
     // Programs of one thread-block cluster run together and can be ordered
     // by a cluster barrier between the two accesses (in each program's order).
     auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
@@ -933,9 +1034,9 @@ private:
       z3::expr sameCluster = ctx.bool_val(true);
       for (auto [d, size] : llvm::enumerate(launch.getCluster()))
         if (static_cast<int64_t>(d) < kernel.getGridAttr().getInt())
-          sameCluster = sameCluster &&
-                        model.programId(d, ia) / ctx.int_val(size) ==
-                            model.programId(d, ib) / ctx.int_val(size);
+          sameCluster =
+              sameCluster && model.programId(d, ia) / ctx.int_val(size) ==
+                                 model.programId(d, ib) / ctx.int_val(size);
       kernel.walk([&](schedule::BarrierOp barrier) {
         if (barrier.getScope() != schedule::BarrierScope::cluster)
           return;
@@ -946,7 +1047,8 @@ private:
                              model.before(barrier, it, b.op, ib)) ||
                             (model.before(b.op, ib, barrier, it) &&
                              model.before(barrier, it, a.op, ia)));
-        facts = facts && !(sameCluster && model.exists(model.loopVars(barrier, it), between));
+        facts = facts && !(sameCluster &&
+                           model.exists(model.loopVars(barrier, it), between));
       });
     }
     z3::expr conflict = overlap(a, ia, b, ib);
@@ -987,7 +1089,8 @@ private:
       z3::expr facts = model.executes(a.op, ia) && model.executes(b.op, ib) &&
                        model.inductionVar(la, ia) != model.inductionVar(lb, ib);
       // The same iteration of the sequential loops around both.
-      SmallVector<scf::ForOp> outerA = model.loops(a.op), outerB = model.loops(b.op);
+      SmallVector<scf::ForOp> outerA = model.loops(a.op),
+                              outerB = model.loops(b.op);
       for (auto [x, y] : llvm::zip(outerA, outerB)) {
         if (x != y || levelOf(x))
           break;

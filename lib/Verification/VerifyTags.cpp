@@ -78,8 +78,17 @@ private:
 
   TagSet &tagsOf(Value v) { return tags[v]; }
 
-  TagFamily plain(StringRef name, std::vector<z3::expr> fields, Operation *origin) {
-    TagFamily t{name.str(), -1, std::move(fields), {}, ctx.bool_val(true), origin, nullptr, {}, {}};
+  TagFamily plain(StringRef name, std::vector<z3::expr> fields,
+                  Operation *origin) {
+    TagFamily t{name.str(),
+                -1,
+                std::move(fields),
+                {},
+                ctx.bool_val(true),
+                origin,
+                nullptr,
+                {},
+                {}};
     return t;
   }
 
@@ -88,7 +97,8 @@ private:
   }
 
   /// `t` with `from` replaced by `to` in its fields and condition.
-  TagFamily substitute(const TagFamily &t, const z3::expr &from, const z3::expr &to) {
+  TagFamily substitute(const TagFamily &t, const z3::expr &from,
+                       const z3::expr &to) {
     TagFamily r = t;
     z3::expr_vector src(ctx), dst(ctx);
     src.push_back(from);
@@ -104,7 +114,8 @@ private:
   }
 
   void addLabels(Operation *op) {
-    auto labels = op->getAttrOfType<ArrayAttr>(tag::TagDialect::kLabelsAttrName);
+    auto labels =
+        op->getAttrOfType<ArrayAttr>(tag::TagDialect::kLabelsAttrName);
     if (!labels || op->getNumResults() == 0)
       return;
     std::vector<z3::expr> dims;
@@ -137,13 +148,15 @@ private:
       return true;
     failed = true;
     if (v.kind == Verdict::Unknown) {
-      mlir::emitError(op->getLoc()) << "could not prove " << what << ": Z3 answered unknown ("
-                      << v.reason << "); raise timeout-ms or simplify the index "
-                      << "arithmetic (problem sizes must stay symbolic, tile "
-                      << "sizes and stages constant)";
+      mlir::emitError(op->getLoc())
+          << "could not prove " << what << ": Z3 answered unknown (" << v.reason
+          << "); raise timeout-ms or simplify the index "
+          << "arithmetic (problem sizes must stay symbolic, tile "
+          << "sizes and stages constant)";
       return false;
     }
-    InFlightDiagnostic diag = mlir::emitError(op->getLoc()) << what << " does not hold";
+    InFlightDiagnostic diag = mlir::emitError(op->getLoc())
+                              << what << " does not hold";
     report(diag, op, *v.model, fieldsUsed);
     return false;
   }
@@ -190,13 +203,17 @@ private:
     std::string text;
     llvm::raw_string_ostream os(text);
     os << t.name << "(";
-    llvm::interleaveComma(t.fields, os, [&](const z3::expr &e) { os << evalString(m, e); });
+    llvm::interleaveComma(t.fields, os,
+                          [&](const z3::expr &e) { os << evalString(m, e); });
     os << ")";
     if (t.writer) {
-      os << ", written by the " << t.writer->getName() << " at " << lineOf(t.writer);
+      os << ", written by the " << t.writer->getName() << " at "
+         << lineOf(t.writer);
       if (!t.writerSlot.empty()) {
         os << " into slot ";
-        llvm::interleaveComma(t.writerSlot, os, [&](const z3::expr &e) { os << evalString(m, e); });
+        llvm::interleaveComma(t.writerSlot, os, [&](const z3::expr &e) {
+          os << evalString(m, e);
+        });
       }
       if (!t.writerIteration.empty()) {
         os << " when";
@@ -223,7 +240,8 @@ private:
     }
     std::vector<std::string> out;
     for (const TagFamily &t : families) {
-      Verdict v = prover.check(fixed && t.when, "a witness of the tag the value carries");
+      Verdict v = prover.check(fixed && t.when,
+                               "a witness of the tag the value carries");
       if (v.kind == Verdict::Sat)
         out.push_back(describeTag(t, *v.model));
     }
@@ -254,10 +272,12 @@ private:
     for (Field *f : used)
       facts = facts && f->definition;
     if (used.size() > 1) {
-      Verdict v = prover.check(facts, "the tags this assertion reads exist together");
+      Verdict v =
+          prover.check(facts, "the tags this assertion reads exist together");
       if (v.kind == Verdict::Unsat) {
-        mlir::emitError(op->getLoc()) << what << " reads tag fields that never exist together "
-                        << "where it executes, so it states nothing";
+        mlir::emitError(op->getLoc())
+            << what << " reads tag fields that never exist together "
+            << "where it executes, so it states nothing";
         failed = true;
         return;
       }
@@ -320,25 +340,30 @@ private:
       TagSet data;
       if (auto copy = llvm::dyn_cast<tile::CopyOp>(w)) {
         if (auto arg = llvm::dyn_cast<BlockArgument>(copy.getSource());
-            arg && arg.getOwner()->getParentOp() == model.getKernel().getOperation()) {
+            arg &&
+            arg.getOwner()->getParentOp() == model.getKernel().getOperation()) {
           std::vector<z3::expr> fields;
           for (Value i : copy.getSourceIndices())
             fields.push_back(model.term(i, iw));
-          data.push_back(plain(model.getKernel().getOperandName(arg.getArgNumber()), fields, copy));
+          data.push_back(
+              plain(model.getKernel().getOperandName(arg.getArgNumber()),
+                    fields, copy));
         }
       } else if (auto write = llvm::dyn_cast<tile::WriteOp>(w)) {
         auto it = tags.find(write.getValue());
         if (it != tags.end()) {
           for (TagFamily t : it->second) {
             for (scf::ForOp loop : model.loops(w))
-              t = substitute(t, model.inductionVar(loop, main), model.inductionVar(loop, iw));
+              t = substitute(t, model.inductionVar(loop, main),
+                             model.inductionVar(loop, iw));
             data.push_back(t);
           }
         }
       }
       std::vector<std::pair<std::string, z3::expr>> iteration;
       for (scf::ForOp loop : model.loops(w))
-        iteration.push_back({model.loopName(loop), model.inductionVar(loop, iw)});
+        iteration.push_back(
+            {model.loopName(loop), model.inductionVar(loop, iw)});
       std::vector<z3::expr> slotTerms;
       ValueRange written = *slotsWritten(w, buffer);
       for (Value v : written)
@@ -354,19 +379,22 @@ private:
     }
     // Every read must find an earlier write: otherwise it reads garbage.
     if (discharge) {
-      Verdict v = prover.check(context(reader) && noWriter,
-                               "an earlier write filled the slot this read reads");
+      Verdict v =
+          prover.check(context(reader) && noWriter,
+                       "an earlier write filled the slot this read reads");
       if (v.kind == Verdict::Sat) {
         failed = true;
-        InFlightDiagnostic diag = mlir::emitError(reader->getLoc())
-                                  << "reads a shared-buffer slot that no earlier "
-                                     "write filled (uninitialized data)";
+        InFlightDiagnostic diag =
+            mlir::emitError(reader->getLoc())
+            << "reads a shared-buffer slot that no earlier "
+               "write filled (uninitialized data)";
         report(diag, reader, *v.model, {});
       } else if (v.kind == Verdict::Unknown) {
         failed = true;
-        mlir::emitError(reader->getLoc()) << "could not prove that an earlier write filled the "
-                               "slot this read reads: Z3 answered unknown ("
-                            << v.reason << ")";
+        mlir::emitError(reader->getLoc())
+            << "could not prove that an earlier write filled the "
+               "slot this read reads: Z3 answered unknown ("
+            << v.reason << ")";
       } else {
         ++obligations;
       }
@@ -376,8 +404,8 @@ private:
 
   /// Unchecked loads stay in range; bounds stay inside the memref.
   void checkBlockAccess(Operation *op, Value memref, ShapedType tile,
-                        ValueRange indices, ValueRange offsets, ValueRange bounds,
-                        bool unchecked) {
+                        ValueRange indices, ValueRange offsets,
+                        ValueRange bounds, bool unchecked) {
     if (!discharge)
       return;
     auto type = llvm::cast<MemRefType>(memref.getType());
@@ -387,14 +415,17 @@ private:
     for (int64_t d = 0; d < rank; ++d) {
       z3::expr dim = model.dimension(memref, d);
       z3::expr bound = bounds.empty() ? dim : model.term(bounds[d], main);
-      z3::expr origin = model.term(indices[d], main) * ctx.int_val(static_cast<int64_t>(block[d]));
+      z3::expr origin = model.term(indices[d], main) *
+                        ctx.int_val(static_cast<int64_t>(block[d]));
       if (!offsets.empty())
         origin = origin + model.term(offsets[d], main);
-      inRange = inRange && origin >= 0 && origin + ctx.int_val(static_cast<int64_t>(block[d])) <= bound;
+      inRange = inRange && origin >= 0 &&
+                origin + ctx.int_val(static_cast<int64_t>(block[d])) <= bound;
       boundsInside = boundsInside && bound <= dim;
     }
     z3::expr facts = context(op);
-    if (!bounds.empty() && prove(op, facts, boundsInside, "'bounds' stay inside the memref"))
+    if (!bounds.empty() &&
+        prove(op, facts, boundsInside, "'bounds' stay inside the memref"))
       ++obligations;
     if (unchecked && prove(op, facts, inRange,
                            "the unchecked access (no padding) stays in range"))
@@ -408,7 +439,8 @@ private:
     z3::expr ok = ctx.bool_val(true);
     for (auto [d, s] : llvm::enumerate(slots)) {
       z3::expr t = model.term(s, main);
-      ok = ok && t >= 0 && t < ctx.int_val(static_cast<int64_t>(type.getDimSize(d)));
+      ok = ok && t >= 0 &&
+           t < ctx.int_val(static_cast<int64_t>(type.getDimSize(d)));
     }
     if (prove(op, context(op), ok, "the slot index stays inside the buffer"))
       ++obligations;
@@ -436,31 +468,38 @@ private:
     llvm::TypeSwitch<Operation *>(op)
         .Case<tile::LoadOp>([&](tile::LoadOp load) {
           if (auto arg = llvm::dyn_cast<BlockArgument>(load.getSource());
-              arg && arg.getOwner()->getParentOp() == model.getKernel().getOperation()) {
+              arg && arg.getOwner()->getParentOp() ==
+                         model.getKernel().getOperation()) {
             std::vector<z3::expr> fields;
             for (Value i : load.getIndices())
               fields.push_back(model.term(i, main));
             tagsOf(load).push_back(
-                plain(model.getKernel().getOperandName(arg.getArgNumber()), fields, load));
+                plain(model.getKernel().getOperandName(arg.getArgNumber()),
+                      fields, load));
           }
-          checkBlockAccess(load, load.getSource(), load.getType(), load.getIndices(),
-                           load.getOffsets(), load.getBounds(), !load.getPaddingAttr());
+          checkBlockAccess(load, load.getSource(), load.getType(),
+                           load.getIndices(), load.getOffsets(),
+                           load.getBounds(), !load.getPaddingAttr());
         })
         .Case<tile::StoreOp>([&](tile::StoreOp store) {
           checkBlockAccess(store, store.getDest(), store.getValue().getType(),
-                           store.getIndices(), store.getOffsets(), store.getBounds(),
+                           store.getIndices(), store.getOffsets(),
+                           store.getBounds(),
                            /*unchecked=*/false);
         })
         .Case<tile::CopyOp>([&](tile::CopyOp copy) {
           bool toShared = copy.isGlobalToShared();
           Value shared = toShared ? copy.getDest() : copy.getSource();
           Value global = toShared ? copy.getSource() : copy.getDest();
-          ValueRange slots = toShared ? copy.getDestIndices() : copy.getSourceIndices();
+          ValueRange slots =
+              toShared ? copy.getDestIndices() : copy.getSourceIndices();
           auto tile = RankedTensorType::get(
-              tile::slotTileShape(llvm::cast<MemRefType>(shared.getType()), slots.size()),
+              tile::slotTileShape(llvm::cast<MemRefType>(shared.getType()),
+                                  slots.size()),
               llvm::cast<MemRefType>(shared.getType()).getElementType());
           checkBlockAccess(copy, global, tile,
-                           toShared ? copy.getSourceIndices() : copy.getDestIndices(),
+                           toShared ? copy.getSourceIndices()
+                                    : copy.getDestIndices(),
                            copy.getOffsets(), copy.getBounds(),
                            toShared && !copy.getPaddingAttr());
           checkSlots(copy, shared, slots);
@@ -482,21 +521,36 @@ private:
         })
         .Case<tag::FieldOp>([&](tag::FieldOp field) { defineField(field); })
         .Case<tag::AssertOp>([&](tag::AssertOp a) {
-          z3::expr l = model.term(a.getLhs(), main), r = model.term(a.getRhs(), main);
+          z3::expr l = model.term(a.getLhs(), main),
+                   r = model.term(a.getRhs(), main);
           z3::expr claim = ctx.bool_val(true);
           switch (a.getPredicate()) {
-          case tag::Predicate::eq: claim = l == r; break;
-          case tag::Predicate::ne: claim = l != r; break;
-          case tag::Predicate::lt: claim = l < r; break;
-          case tag::Predicate::le: claim = l <= r; break;
-          case tag::Predicate::gt: claim = l > r; break;
-          case tag::Predicate::ge: claim = l >= r; break;
+          case tag::Predicate::eq:
+            claim = l == r;
+            break;
+          case tag::Predicate::ne:
+            claim = l != r;
+            break;
+          case tag::Predicate::lt:
+            claim = l < r;
+            break;
+          case tag::Predicate::le:
+            claim = l <= r;
+            break;
+          case tag::Predicate::gt:
+            claim = l > r;
+            break;
+          case tag::Predicate::ge:
+            claim = l >= r;
+            break;
           }
           checkAssertion(a, claim, describe(a.getMessage()));
         })
         .Case<tag::AssertRangeOp>([&](tag::AssertRangeOp a) {
           z3::expr v = model.term(a.getValue(), main);
-          checkAssertion(a, model.term(a.getLower(), main) <= v && v < model.term(a.getUpper(), main),
+          checkAssertion(a,
+                         model.term(a.getLower(), main) <= v &&
+                             v < model.term(a.getUpper(), main),
                          describe(a.getMessage()));
         })
         .Case<tag::AssertAffineOp>([&](tag::AssertAffineOp a) {
@@ -511,7 +565,8 @@ private:
           }
           checkAssertion(a, claim, describe(a.getMessage()));
         })
-        .Case<tag::AssertCarriesOp>([&](tag::AssertCarriesOp a) { checkCarries(a); })
+        .Case<tag::AssertCarriesOp>(
+            [&](tag::AssertCarriesOp a) { checkCarries(a); })
         .Case<scf::ForOp>([&](scf::ForOp loop) { analyzeLoop(loop); })
         .Case<scf::IfOp>([&](scf::IfOp branch) {
           analyzeBlock(branch.getThenRegion().front());
@@ -558,7 +613,8 @@ private:
     for (const TagFamily &t : tagsOf(field.getValue()))
       if (t.name == field.getName() && t.self < 0)
         families.push_back(t);
-    z3::expr symbol = ctx.int_const(("field#" + std::to_string(fieldCounter++)).c_str());
+    z3::expr symbol =
+        ctx.int_const(("field#" + std::to_string(fieldCounter++)).c_str());
     z3::expr definition = ctx.bool_val(false);
     int64_t index = field.getIndexAttr().getInt();
     bool arity = true;
@@ -589,19 +645,23 @@ private:
       for (const TagFamily &t : tagsOf(field.getValue()))
         if (t.self < 0 && !llvm::StringRef(names).contains(t.name))
           names += (names.empty() ? "" : ", ") + t.name;
-      diag.attachNote() << "it carries: " << (names.empty() ? "no tags" : names);
+      diag.attachNote() << "it carries: "
+                        << (names.empty() ? "no tags" : names);
       return;
     }
-    Verdict v = prover.check(context(field) && definition,
-                             "the value carries the tag where the field is read");
+    Verdict v =
+        prover.check(context(field) && definition,
+                     "the value carries the tag where the field is read");
     if (v.kind == Verdict::Unsat) {
       failed = true;
-      mlir::emitError(field.getLoc()) << "the value never carries a \"" << field.getName()
-                        << "\" tag where this field is read";
+      mlir::emitError(field.getLoc())
+          << "the value never carries a \"" << field.getName()
+          << "\" tag where this field is read";
     } else if (v.kind == Verdict::Unknown) {
       failed = true;
-      mlir::emitError(field.getLoc()) << "could not decide whether the value carries a \""
-                        << field.getName() << "\" tag here: " << v.reason;
+      mlir::emitError(field.getLoc())
+          << "could not decide whether the value carries a \""
+          << field.getName() << "\" tag here: " << v.reason;
     }
   }
 
@@ -628,8 +688,8 @@ private:
     std::string what = describe(a.getMessage());
     if (!anyName) {
       failed = true;
-      mlir::emitError(a.getLoc()) << what << " fails: the value carries no \"" << a.getName()
-                    << "\" tag at all";
+      mlir::emitError(a.getLoc()) << what << " fails: the value carries no \""
+                                  << a.getName() << "\" tag at all";
       return;
     }
     // prove(facts, claim) checks facts && !claim: pass the negation directly.
@@ -640,16 +700,19 @@ private:
     }
     failed = true;
     if (v.kind == Verdict::Unknown) {
-      mlir::emitError(a.getLoc()) << "could not prove " << what << ": Z3 answered unknown ("
-                    << v.reason << ")";
+      mlir::emitError(a.getLoc())
+          << "could not prove " << what << ": Z3 answered unknown (" << v.reason
+          << ")";
       return;
     }
-    InFlightDiagnostic diag = mlir::emitError(a.getLoc()) << what << " does not hold";
+    InFlightDiagnostic diag = mlir::emitError(a.getLoc())
+                              << what << " does not hold";
     const z3::model &m = *v.model;
     std::string expected;
     llvm::raw_string_ostream es(expected);
     es << "expected " << a.getName() << "(";
-    llvm::interleaveComma(wanted, es, [&](const z3::expr &e) { es << evalString(m, e); });
+    llvm::interleaveComma(wanted, es,
+                          [&](const z3::expr &e) { es << evalString(m, e); });
     es << ")";
     diag.attachNote(a.getLoc()) << expected;
     TagSet named;
@@ -670,8 +733,9 @@ private:
   }
 
   /// The tags of `own` for every iteration k' with lb <= k' < end.
-  TagSet overIterations(const TagSet &own, const z3::expr &iv, const z3::expr &lb,
-                        const z3::expr &end, const z3::expr &step, bool unitStep) {
+  TagSet overIterations(const TagSet &own, const z3::expr &iv,
+                        const z3::expr &lb, const z3::expr &end,
+                        const z3::expr &step, bool unitStep) {
     TagSet out;
     for (const TagFamily &t : own) {
       if (t.self >= 0)
@@ -701,7 +765,8 @@ private:
       for (auto [f, g] : llvm::zip(x.fields, y.fields))
         same = same && f == g;
     }
-    return prover.check(facts && !same, "loop invariant: base case").kind == Verdict::Unsat;
+    return prover.check(facts && !same, "loop invariant: base case").kind ==
+           Verdict::Unsat;
   }
 
   void analyzeLoop(scf::ForOp loop) {
@@ -715,7 +780,15 @@ private:
     bool saved = discharge;
     discharge = false;
     for (unsigned j = 0; j < n; ++j) {
-      TagFamily self{"", static_cast<int>(j), {}, {}, ctx.bool_val(true), nullptr, nullptr, {}, {}};
+      TagFamily self{"",
+                     static_cast<int>(j),
+                     {},
+                     {},
+                     ctx.bool_val(true),
+                     nullptr,
+                     nullptr,
+                     {},
+                     {}};
       tagsOf(loop.getRegionIterArgs()[j]) = {self};
     }
     analyzeBlock(*body);
@@ -730,7 +803,8 @@ private:
     z3::expr step = model.term(loop.getStep(), main);
     std::optional<int64_t> constStep = getConstantIntValue(loop.getStep());
     bool unitStep = constStep && *constStep == 1;
-    z3::expr runs = model.executes(loop, main) && model.assumptions() && lb < ub;
+    z3::expr runs =
+        model.executes(loop, main) && model.assumptions() && lb < ub;
 
     // Invariants: the yield of the previous iteration when that matches the
     // init (rotated or prefetched values), else the union of everything the
@@ -766,7 +840,8 @@ private:
         if (exact[j] || yields[j].size() != 1 || yields[j][0].self < 0)
           continue;
         unsigned from = yields[j][0].self;
-        if (from != j && exact[from] && tryExact(j, previousOf(invariant[from])))
+        if (from != j && exact[from] &&
+            tryExact(j, previousOf(invariant[from])))
           changed = true;
       }
     }
@@ -779,7 +854,8 @@ private:
       for (const TagFamily &t : yields[j])
         if (t.self >= 0 && t.self != static_cast<int>(j)) {
           append(set, inits[t.self]);
-          append(set, overIterations(yields[t.self], iv, lb, end, step, unitStep));
+          append(set,
+                 overIterations(yields[t.self], iv, lb, end, step, unitStep));
         }
       return set;
     };
@@ -835,10 +911,9 @@ struct VerifyTagsPass
         [](tile::KernelOp kernel, z3::context &ctx, Prover &prover) {
           TagChecker checker(kernel, ctx, prover);
           bool proved = succeeded(checker.run());
-          return KernelVerdict{proved, std::to_string(checker.assertions) +
-                                           " assertions and " +
-                                           std::to_string(checker.obligations) +
-                                           " obligations"};
+          return KernelVerdict{
+              proved, std::to_string(checker.assertions) + " assertions and " +
+                          std::to_string(checker.obligations) + " obligations"};
         });
     if (!ok)
       signalPassFailure();

@@ -23,9 +23,9 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -43,35 +43,42 @@ namespace cl = llvm::cl;
 static cl::OptionCategory category("tiletag-run options");
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel file>"),
                                       cl::Required, cl::cat(category));
-static cl::opt<std::string> kernelName(
-    "kernel", cl::desc("Run only this kernel (and the kernels its tile.launch "
-                       "names in 'then'); default: every kernel with a "
-                       "tile.launch that no other kernel runs after itself"),
-    cl::value_desc("name"), cl::cat(category));
-static cl::list<std::string> sizes(
-    "size", cl::desc("Problem sizes, e.g. --size M=200,N=136,K=100 (default: "
-                     "the sizes declared in the kernel's tile.launch)"),
-    cl::value_desc("NAME=VALUE,..."), cl::CommaSeparated, cl::cat(category));
-static cl::list<std::string> sets(
-    "set", cl::desc("Fix a size, a scalar operand (e.g. causal=1) or a program "
-                    "id (pid0, pid1, pid2: run only programs with that "
-                    "coordinate), e.g. to replay a counterexample"),
-    cl::value_desc("NAME=VALUE"), cl::cat(category));
+static cl::opt<std::string>
+    kernelName("kernel",
+               cl::desc("Run only this kernel (and the kernels its tile.launch "
+                        "names in 'then'); default: every kernel with a "
+                        "tile.launch that no other kernel runs after itself"),
+               cl::value_desc("name"), cl::cat(category));
+static cl::list<std::string>
+    sizes("size",
+          cl::desc("Problem sizes, e.g. --size M=200,N=136,K=100 (default: "
+                   "the sizes declared in the kernel's tile.launch)"),
+          cl::value_desc("NAME=VALUE,..."), cl::CommaSeparated,
+          cl::cat(category));
+static cl::list<std::string>
+    sets("set",
+         cl::desc("Fix a size, a scalar operand (e.g. causal=1) or a program "
+                  "id (pid0, pid1, pid2: run only programs with that "
+                  "coordinate), e.g. to replay a counterexample"),
+         cl::value_desc("NAME=VALUE"), cl::cat(category));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
                               cl::init(0), cl::cat(category));
 static cl::opt<bool> check("check",
                            cl::desc("Compare the outputs against the float64 "
                                     "reference of the kernel's workload"),
                            cl::cat(category));
-static cl::opt<std::string> compareFile(
-    "compare", cl::desc("Run the same kernels of another file on the same "
-                        "inputs and compare every memref operand"),
-    cl::value_desc("file"), cl::cat(category));
-static cl::opt<std::string> inputsDir(
-    "inputs", cl::desc("Read operand NAME from DIR/NAME.npy where present"),
-    cl::value_desc("dir"), cl::cat(category));
+static cl::opt<std::string>
+    compareFile("compare",
+                cl::desc("Run the same kernels of another file on the same "
+                         "inputs and compare every memref operand"),
+                cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string>
+    inputsDir("inputs",
+              cl::desc("Read operand NAME from DIR/NAME.npy where present"),
+              cl::value_desc("dir"), cl::cat(category));
 static cl::opt<std::string> outputsDir(
-    "outputs", cl::desc("Write every memref operand to DIR/NAME.npy after the run"),
+    "outputs",
+    cl::desc("Write every memref operand to DIR/NAME.npy after the run"),
     cl::value_desc("dir"), cl::cat(category));
 
 namespace {
@@ -97,12 +104,14 @@ struct Job {
 };
 
 tile::LaunchAttr launchOf(tile::KernelOp kernel) {
-  return kernel->getAttrOfType<tile::LaunchAttr>(tile::TileDialect::kLaunchAttrName);
+  return kernel->getAttrOfType<tile::LaunchAttr>(
+      tile::TileDialect::kLaunchAttrName);
 }
 
 /// The job's size values in the order `launch` declares its sizes (its
 /// affine expressions number the sizes in that order).
-SmallVector<int64_t> sizesFor(tile::LaunchAttr launch, ArrayRef<std::string> names,
+SmallVector<int64_t> sizesFor(tile::LaunchAttr launch,
+                              ArrayRef<std::string> names,
                               ArrayRef<int64_t> values) {
   SmallVector<int64_t> out;
   for (StringAttr name : launch.getSizeNames())
@@ -110,14 +119,16 @@ SmallVector<int64_t> sizesFor(tile::LaunchAttr launch, ArrayRef<std::string> nam
   return out;
 }
 
-std::pair<std::string, int64_t> parseAssignment(StringRef text, StringRef option) {
+std::pair<std::string, int64_t> parseAssignment(StringRef text,
+                                                StringRef option) {
   auto [name, value] = text.split('=');
   int64_t v;
   if (name.empty() || value.trim().getAsInteger(10, v)) {
     double d;
     if (!name.empty() && llvm::to_float(value.trim(), d))
       return {name.trim().str(), static_cast<int64_t>(d)};
-    throw UsageError{("--" + option + " expects NAME=VALUE, got '" + text + "'").str()};
+    throw UsageError{
+        ("--" + option + " expects NAME=VALUE, got '" + text + "'").str()};
   }
   return {name.trim().str(), v};
 }
@@ -143,7 +154,8 @@ std::vector<SmallVector<tile::KernelOp>> planJobs(ModuleOp module) {
         tile::KernelOp k = byName.lookup(next.getValue());
         if (!k)
           throw UsageError{("kernel @" + kernels[i].getSymName() + " names @" +
-                            next.getValue() + " in 'then', but there is no such kernel")
+                            next.getValue() +
+                            " in 'then', but there is no such kernel")
                                .str()};
         if (kernels.size() > 16)
           throw UsageError{"the 'then' chain of @" + head.getSymName().str() +
@@ -200,7 +212,8 @@ Job prepareJob(SmallVector<tile::KernelOp> kernels) {
     if (!job.workload && check)
       throw UsageError{("kernel @" + job.kernels.front().getSymName() +
                         " names the unknown workload '" +
-                        head.getCheck().getValue() + "'; known: " + workloadNames())
+                        head.getCheck().getValue() +
+                        "'; known: " + workloadNames())
                            .str()};
   }
   if (check && !job.workload)
@@ -212,7 +225,8 @@ Job prepareJob(SmallVector<tile::KernelOp> kernels) {
   // Sizes: each kernel's defaults (the first declaration wins), then flags.
   for (tile::KernelOp k : job.kernels) {
     tile::LaunchAttr launch = launchOf(k);
-    for (auto [name, value] : llvm::zip(launch.getSizeNames(), launch.getSizeDefaults()))
+    for (auto [name, value] :
+         llvm::zip(launch.getSizeNames(), launch.getSizeDefaults()))
       if (!llvm::is_contained(job.sizeNames, name.getValue())) {
         job.sizeNames.push_back(name.getValue().str());
         job.sizeValues.push_back(value);
@@ -266,10 +280,10 @@ Job prepareJob(SmallVector<tile::KernelOp> kernels) {
     }
     auto [sizeName, value] = parseAssignment(text, "set");
     if (!setSize(sizeName, value))
-      throw UsageError{"--set " + text + ": '" + sizeName +
-                       "' is neither a size (" + llvm::join(job.sizeNames, ", ") +
-                       "), a scalar operand, nor pid0..pid" +
-                       std::to_string(gridRank - 1)};
+      throw UsageError{
+          "--set " + text + ": '" + sizeName + "' is neither a size (" +
+          llvm::join(job.sizeNames, ", ") +
+          "), a scalar operand, nor pid0..pid" + std::to_string(gridRank - 1)};
   }
 
   // Buffers: one per operand name, shaped by the launch attributes.
@@ -291,7 +305,9 @@ Job prepareJob(SmallVector<tile::KernelOp> kernels) {
                            " gets a negative size with these problem sizes"};
       int64_t elements = 1;
       for (int64_t d : shape)
-        elements = d == 0 ? 0 : (elements > kMaxElements / d ? kMaxElements + 1 : elements * d);
+        elements = d == 0 ? 0
+                          : (elements > kMaxElements / d ? kMaxElements + 1
+                                                         : elements * d);
       totalElements += elements;
       if (elements > kMaxElements || totalElements > kMaxElements)
         throw UsageError{"the operands would hold more than " +
@@ -299,8 +315,10 @@ Job prepareJob(SmallVector<tile::KernelOp> kernels) {
                          " elements at these sizes; the CPU oracle is for "
                          "checking, pick smaller sizes"};
       if (Buffer existing = job.buffers.lookup(name)) {
-        if (existing->shape != shape || existing->elementType != memref.getElementType())
-          throw UsageError{"operand " + name + " has different shapes or element "
+        if (existing->shape != shape ||
+            existing->elementType != memref.getElementType())
+          throw UsageError{"operand " + name +
+                           " has different shapes or element "
                            "types in the kernels of this run"};
         continue;
       }
@@ -341,8 +359,9 @@ Job prepareJob(SmallVector<tile::KernelOp> kernels) {
         llvm::raw_string_ostream w(want), g(got);
         llvm::interleave(b->shape, w, "x");
         llvm::interleave(array->shape, g, "x");
-        throw UsageError{path.str().str() + " has shape (" + got + ") but operand " +
-                         name + " needs (" + want + ") with these sizes"};
+        throw UsageError{path.str().str() + " has shape (" + got +
+                         ") but operand " + name + " needs (" + want +
+                         ") with these sizes"};
       }
       *b = std::move(*array);
     }
@@ -353,9 +372,10 @@ Job prepareJob(SmallVector<tile::KernelOp> kernels) {
       if (k.getArgAttr(i, tile::TileDialect::kNondecreasingAttrName)) {
         Buffer b = job.buffers.lookup(k.getOperandName(i));
         if (b && !std::is_sorted(b->data.begin(), b->data.end()))
-          throw UsageError{"operand " + k.getOperandName(i) +
-                           " must be nondecreasing (tile.nondecreasing), but its "
-                           "input is not"};
+          throw UsageError{
+              "operand " + k.getOperandName(i) +
+              " must be nondecreasing (tile.nondecreasing), but its "
+              "input is not"};
       }
   return job;
 }
@@ -389,12 +409,15 @@ bool runJob(const Job &job, ArrayRef<tile::KernelOp> kernels,
       programs = g <= 0 ? 0 : std::min(kMaxPrograms + 1, programs * g);
     if (programs > kMaxPrograms)
       throw UsageError{"@" + k.getSymName().str() + " would launch more than " +
-                       std::to_string(kMaxPrograms) + " programs at these sizes"};
+                       std::to_string(kMaxPrograms) +
+                       " programs at these sizes"};
     ArrayRef<std::optional<int64_t>> only = job.onlyProgram;
     if (static_cast<int64_t>(only.size()) > k.getGridAttr().getInt())
       only = only.take_front(k.getGridAttr().getInt());
-    if (failed(runKernel(k, operands, grid, k == job.kernels.front() ? only
-                                                                     : ArrayRef<std::optional<int64_t>>{})))
+    if (failed(runKernel(k, operands, grid,
+                         k == job.kernels.front()
+                             ? only
+                             : ArrayRef<std::optional<int64_t>>{})))
       return false;
   }
   millis = std::chrono::duration<double, std::milli>(
@@ -425,7 +448,8 @@ bool compare(StringRef what, StringRef name, const Array &got,
   for (int64_t i = 0, e = got.size(); i < e; ++i) {
     double diff = std::fabs(got.data[i] - want[i]);
     bool nanMismatch = std::isnan(got.data[i]) != std::isnan(want[i]);
-    double ratio = nanMismatch ? INFINITY : diff / (atol + rtol * std::fabs(want[i]));
+    double ratio =
+        nanMismatch ? INFINITY : diff / (atol + rtol * std::fabs(want[i]));
     if (std::isnan(ratio))
       ratio = 0; // both NaN
     if (ratio > 1)
@@ -445,8 +469,8 @@ bool compare(StringRef what, StringRef name, const Array &got,
     return true;
   }
   llvm::outs() << "  " << what << ": " << name << " MISMATCH: " << bad << " of "
-               << got.size() << " elements out of tolerance; worst "
-               << name << indexString(got.shape, worst) << " = " << got.data[worst]
+               << got.size() << " elements out of tolerance; worst " << name
+               << indexString(got.shape, worst) << " = " << got.data[worst]
                << ", expected " << want[worst] << " (|diff| "
                << std::fabs(got.data[worst] - want[worst]) << " > "
                << atol + rtol * std::fabs(want[worst]) << ")\n";
@@ -477,7 +501,8 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       names += (names.empty() ? "@" : " then @") + k.getSymName().str();
     double millis = 0;
     if (!runJob(job, job.kernels, job.buffers, millis)) {
-      llvm::outs() << "run " << names << " (" << sizeText << "): FAILED at run time\n";
+      llvm::outs() << "run " << names << " (" << sizeText
+                   << "): FAILED at run time\n";
       status = std::max(status, 1);
       continue;
     }
@@ -485,7 +510,8 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     for (tile::KernelOp k : job.kernels) {
       int64_t n = 1;
       tile::LaunchAttr launch = launchOf(k);
-      for (int64_t g : launch.evaluateGrid(sizesFor(launch, job.sizeNames, job.sizeValues)))
+      for (int64_t g :
+           launch.evaluateGrid(sizesFor(launch, job.sizeNames, job.sizeValues)))
         n *= g;
       programs += n;
     }
@@ -496,8 +522,9 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       llvm::StringMap<std::vector<double>> ref =
           job.workload->reference(inputs, job.scalars);
       for (const std::string &name : job.workload->outputs)
-        if (!compare("check " + job.workload->name, name, *job.buffers.lookup(name),
-                     ref[name], job.workload->rtol, job.workload->atol))
+        if (!compare("check " + job.workload->name, name,
+                     *job.buffers.lookup(name), ref[name], job.workload->rtol,
+                     job.workload->atol))
           status = std::max(status, 1);
     }
 
@@ -506,7 +533,8 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       for (tile::KernelOp k : job.kernels) {
         auto match = other->lookupSymbol<tile::KernelOp>(k.getSymName());
         if (!match)
-          throw UsageError{compareFile + " has no kernel @" + k.getSymName().str()};
+          throw UsageError{compareFile + " has no kernel @" +
+                           k.getSymName().str()};
         otherKernels.push_back(match);
       }
       NamedBuffers otherBuffers = copyBuffers(inputs);
@@ -522,7 +550,8 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
           names.push_back(entry.getKey());
         llvm::sort(names);
         for (StringRef name : names)
-          if (!compare("compare with " + llvm::sys::path::filename(compareFile).str(),
+          if (!compare("compare with " +
+                           llvm::sys::path::filename(compareFile).str(),
                        name, *job.buffers.lookup(name),
                        otherBuffers.lookup(name)->data, rtol, atol))
             status = std::max(status, 1);
@@ -553,13 +582,16 @@ int main(int argc, char **argv) {
   llvm::raw_string_ostream errs(parseErrors);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
-          "tiletag-run: run tile kernels with their sequential meaning on the CPU\n\n"
-          "Makes random inputs (or reads .npy files), runs every program of the\n"
+          "tiletag-run: run tile kernels with their sequential meaning on the "
+          "CPU\n\n"
+          "Makes random inputs (or reads .npy files), runs every program of "
+          "the\n"
           "grid one after another, and checks the outputs against the float64\n"
           "reference of the kernel's workload (--check: " +
               workloadNames() +
               ")\nor against another version of the kernel (--compare).\n"
-              "Exit status: 0 success, 1 mismatch or run-time failure, 2 bad input.\n",
+              "Exit status: 0 success, 1 mismatch or run-time failure, 2 bad "
+              "input.\n",
           &errs)) {
     llvm::errs() << errs.str();
     return 2;

@@ -26,7 +26,9 @@ struct Coord {
 /// A (thread, register) slot of a fragment held by a group of threads.
 struct Slot {
   int64_t thread, reg;
-  bool operator==(const Slot &o) const { return thread == o.thread && reg == o.reg; }
+  bool operator==(const Slot &o) const {
+    return thread == o.thread && reg == o.reg;
+  }
 };
 
 //===----------------------------------------------------------------------===//

@@ -17,7 +17,8 @@ namespace mlir::tiletag::exec {
 /// signed and unsigned integers, bool) and converts its values to
 /// `elementType`, rounding as the type requires. On failure returns
 /// std::nullopt with the reason in `error`.
-std::optional<Array> readNpy(StringRef path, Type elementType, std::string &error);
+std::optional<Array> readNpy(StringRef path, Type elementType,
+                             std::string &error);
 
 /// Writes `array` as a .npy file: f64 as float64, other floats as float32
 /// (NumPy has no bfloat16), i1 as bool, integers of up to 32 bits as int32,

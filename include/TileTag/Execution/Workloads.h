@@ -1,4 +1,5 @@
-//===- Workloads.h - float64 references of the shipped workloads -*- C++ -*-===//
+//===- Workloads.h - float64 references of the shipped workloads -*- C++
+//-*-===//
 //
 // Part of the TileTag project.
 //

@@ -64,9 +64,11 @@ struct KernelVerdict {
 /// KERNEL<suffix>-N.smt2 in `dumpDir`), reports "@kernel: SUMMARY proved
 /// with N Z3 queries in T ms" as a remark when `stats`, and marks proved
 /// kernels with the unit attribute `verifiedAttr`. False if any failed.
-bool checkKernels(ModuleOp module, unsigned timeoutMs, llvm::StringRef dumpDir,
-                  llvm::StringRef suffix, bool stats, llvm::StringRef verifiedAttr,
-                  llvm::function_ref<KernelVerdict(tile::KernelOp, z3::context &, Prover &)> check);
+bool checkKernels(
+    ModuleOp module, unsigned timeoutMs, llvm::StringRef dumpDir,
+    llvm::StringRef suffix, bool stats, llvm::StringRef verifiedAttr,
+    llvm::function_ref<KernelVerdict(tile::KernelOp, z3::context &, Prover &)>
+        check);
 
 } // namespace mlir::tiletag::verify
 

@@ -1,4 +1,5 @@
-//===- SymbolicModel.h - kernels as Z3 terms over symbolic sizes -*- C++ -*-===//
+//===- SymbolicModel.h - kernels as Z3 terms over symbolic sizes -*- C++
+//-*-===//
 //
 // Part of the TileTag project.
 //

@@ -42,10 +42,12 @@ void ScheduleDialect::initialize() {
 }
 
 LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 int64_t warpgroups, ArrayRef<int64_t> cluster) {
+                                 int64_t warpgroups,
+                                 ArrayRef<int64_t> cluster) {
   if (warpgroups < 1 || warpgroups > 8)
-    return emitError() << "warpgroups must be 1 to 8 (128 to 1024 threads), got "
-                       << warpgroups;
+    return emitError()
+           << "warpgroups must be 1 to 8 (128 to 1024 threads), got "
+           << warpgroups;
   if (cluster.size() > 3)
     return emitError() << "a cluster has 1 to 3 dimensions, got "
                        << cluster.size();
@@ -56,7 +58,8 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     product *= c;
   }
   if (product > 16)
-    return emitError() << "a cluster holds at most 16 programs, got " << product;
+    return emitError() << "a cluster holds at most 16 programs, got "
+                       << product;
   return success();
 }
 
@@ -94,11 +97,13 @@ LogicalResult ScheduleDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == kVerifiedAttrName) {
     if (!llvm::isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << "'" << kVerifiedAttrName << "' is a unit attribute";
+      return op->emitError()
+             << "'" << kVerifiedAttrName << "' is a unit attribute";
     return success();
   }
   return op->emitError() << "unknown schedule dialect attribute '"
                          << attr.getName().getValue() << "'; the schedule "
                          << "dialect defines '" << kMapAttrName << "', '"
-                         << kLaunchAttrName << "' and '" << kVerifiedAttrName << "'";
+                         << kLaunchAttrName << "' and '" << kVerifiedAttrName
+                         << "'";
 }

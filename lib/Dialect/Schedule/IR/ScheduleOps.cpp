@@ -30,9 +30,9 @@ static LogicalResult verifyBarrierIndex(Operation *op, MBarrierType type,
                                         Value index) {
   std::optional<int64_t> constant = getConstantIntValue(index);
   if (constant && (*constant < 0 || *constant >= type.getSize()))
-    return op->emitOpError() << "mbarrier index " << *constant
-                             << " is out of range for an array of "
-                             << type.getSize();
+    return op->emitOpError()
+           << "mbarrier index " << *constant
+           << " is out of range for an array of " << type.getSize();
   return success();
 }
 
@@ -121,8 +121,9 @@ LogicalResult AsyncOp::verify() {
       sawDot = true;
       continue;
     }
-    return op.emitOpError() << "cannot run on the " << stringifyAsyncUnit(getUnit())
-                            << " unit: its region holds only tile.dot operations";
+    return op.emitOpError()
+           << "cannot run on the " << stringifyAsyncUnit(getUnit())
+           << " unit: its region holds only tile.dot operations";
   }
   if (!sawDot)
     return emitOpError() << "a " << stringifyAsyncUnit(getUnit())
@@ -158,8 +159,9 @@ LogicalResult BarrierOp::verify() {
   if (getScope() == BarrierScope::cluster) {
     LaunchAttr launch = enclosingLaunch(*this);
     if (launch && launch.getCluster().empty())
-      return emitOpError() << "a cluster barrier needs a kernel launched with "
-                              "a cluster (#schedule.launch<..., cluster = [...]>)";
+      return emitOpError()
+             << "a cluster barrier needs a kernel launched with "
+                "a cluster (#schedule.launch<..., cluster = [...]>)";
   }
   return success();
 }
@@ -177,9 +179,10 @@ LogicalResult WaitGroupOp::verify() {
 
 LogicalResult MBarrierInitOp::verify() {
   if (getCountAttr().getInt() < 1)
-    return emitOpError() << "an mbarrier expects at least one arrival per phase, "
-                            "got count "
-                         << getCountAttr().getInt();
+    return emitOpError()
+           << "an mbarrier expects at least one arrival per phase, "
+              "got count "
+           << getCountAttr().getInt();
   for (Operation *parent = (*this)->getParentOp(); parent;
        parent = parent->getParentOp()) {
     if (llvm::isa<FunctionOpInterface>(parent))
@@ -199,8 +202,8 @@ LogicalResult MBarrierArriveOp::verify() {
 LogicalResult MBarrierArriveExpectTxOp::verify() {
   int64_t bytes = getBytesAttr().getInt();
   if (bytes < 1 || bytes >= (1 << 20))
-    return emitOpError() << "expected transaction bytes must be 1 to 2^20 - 1, got "
-                         << bytes;
+    return emitOpError()
+           << "expected transaction bytes must be 1 to 2^20 - 1, got " << bytes;
   return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }
 

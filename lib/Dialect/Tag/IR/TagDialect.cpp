@@ -45,7 +45,8 @@ LogicalResult TagDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   if (attr.getName() == kVerifiedAttrName) {
     if (!llvm::isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << "'" << kVerifiedAttrName << "' is a unit attribute";
+      return op->emitError()
+             << "'" << kVerifiedAttrName << "' is a unit attribute";
     return success();
   }
   if (attr.getName() != kLabelsAttrName)
@@ -54,16 +55,17 @@ LogicalResult TagDialect::verifyOperationAttribute(Operation *op,
                            << "'; the tag dialect defines '" << kLabelsAttrName
                            << "' and '" << kVerifiedAttrName << "'";
   auto labels = llvm::dyn_cast<ArrayAttr>(attr.getValue());
-  if (!labels || labels.empty() ||
-      !llvm::all_of(labels, [](Attribute a) { return llvm::isa<LabelAttr>(a); }))
+  if (!labels || labels.empty() || !llvm::all_of(labels, [](Attribute a) {
+        return llvm::isa<LabelAttr>(a);
+      }))
     return op->emitError() << "'" << kLabelsAttrName
                            << "' must be a non-empty array of #tag.label";
   if (op->getNumResults() == 0)
     return op->emitError() << "'" << kLabelsAttrName
                            << "' tags the operation's first result, but this "
                               "operation has no results";
-  unsigned numIndexOperands = llvm::count_if(
-      op->getOperandTypes(), [](Type t) { return t.isIndex(); });
+  unsigned numIndexOperands =
+      llvm::count_if(op->getOperandTypes(), [](Type t) { return t.isIndex(); });
   for (Attribute a : labels) {
     auto label = llvm::cast<LabelAttr>(a);
     if (label.getFields().getNumDims() != numIndexOperands)
@@ -71,7 +73,8 @@ LogicalResult TagDialect::verifyOperationAttribute(Operation *op,
              << "tag \"" << label.getName() << "\" has a field map over "
              << label.getFields().getNumDims()
              << " dimensions, but the operation has " << numIndexOperands
-             << " index operands (the map's dimensions are those operands, in order)";
+             << " index operands (the map's dimensions are those operands, in "
+                "order)";
   }
   return success();
 }

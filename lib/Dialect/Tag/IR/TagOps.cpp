@@ -40,7 +40,9 @@ LogicalResult AssertAffineOp::verify() {
   return success();
 }
 
-LogicalResult AssertCarriesOp::verify() { return verifyTagName(*this, getName()); }
+LogicalResult AssertCarriesOp::verify() {
+  return verifyTagName(*this, getName());
+}
 
 #define GET_OP_CLASSES
 #include "TileTag/Dialect/Tag/IR/TagOps.cpp.inc"

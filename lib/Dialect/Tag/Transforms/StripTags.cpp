@@ -28,9 +28,8 @@ bool isTagOp(Operation *op) { return llvm::isa<TagDialect>(op->getDialect()); }
 /// Ghost values may flow only into tag ops and into effect-free, region-free
 /// operations (index arithmetic) whose results stay ghost.
 bool isGhostUser(Operation *op) {
-  return isTagOp(op) ||
-         (op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
-          op->getNumResults() > 0);
+  return isTagOp(op) || (op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+                         op->getNumResults() > 0);
 }
 
 struct StripTagsPass : public tag::impl::StripTagsPassBase<StripTagsPass> {

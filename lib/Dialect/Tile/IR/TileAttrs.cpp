@@ -190,8 +190,8 @@ Attribute LaunchAttr::parse(AsmParser &parser, Type) {
               }))
         return {};
     } else {
-      parser.emitError(loc) << "unknown launch field '" << key
-                            << "'; expected 'check' or 'then'";
+      parser.emitError(loc)
+          << "unknown launch field '" << key << "'; expected 'check' or 'then'";
       return {};
     }
   }
@@ -206,19 +206,23 @@ void LaunchAttr::print(AsmPrinter &printer) const {
   raw_ostream &os = printer.getStream();
   ArrayRef<StringAttr> names = getSizeNames();
   os << "<sizes = [";
-  llvm::interleaveComma(llvm::zip(names, getSizeDefaults()), os, [&](auto pair) {
-    os << std::get<0>(pair).getValue() << " = " << std::get<1>(pair);
-  });
+  llvm::interleaveComma(
+      llvm::zip(names, getSizeDefaults()), os, [&](auto pair) {
+        os << std::get<0>(pair).getValue() << " = " << std::get<1>(pair);
+      });
   os << "], grid = [";
   llvm::interleaveComma(getGrid(), os,
                         [&](AffineExpr e) { printSizeExpr(os, e, names); });
   os << "], shapes = [";
-  llvm::interleaveComma(llvm::zip(getShapeNames(), getShapes()), os, [&](auto pair) {
-    os << std::get<0>(pair).getValue() << " = [";
-    llvm::interleaveComma(std::get<1>(pair).getResults(), os,
-                          [&](AffineExpr e) { printSizeExpr(os, e, names); });
-    os << "]";
-  });
+  llvm::interleaveComma(llvm::zip(getShapeNames(), getShapes()), os,
+                        [&](auto pair) {
+                          os << std::get<0>(pair).getValue() << " = [";
+                          llvm::interleaveComma(std::get<1>(pair).getResults(),
+                                                os, [&](AffineExpr e) {
+                                                  printSizeExpr(os, e, names);
+                                                });
+                          os << "]";
+                        });
   os << "]";
   if (getCheck())
     os << ", check = \"" << getCheck().getValue() << "\"";
@@ -240,7 +244,8 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   llvm::StringSet<> seen;
   for (auto [name, value] : llvm::zip(sizeNames, sizeDefaults)) {
     if (!seen.insert(name.getValue()).second)
-      return emitError() << "size '" << name.getValue() << "' is declared twice";
+      return emitError() << "size '" << name.getValue()
+                         << "' is declared twice";
     if (value < 0)
       return emitError() << "size '" << name.getValue()
                          << "' has a negative default " << value;
@@ -248,8 +253,7 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (grid.empty() || grid.size() > 3)
     return emitError() << "a grid has 1 to 3 extents, got " << grid.size();
   for (AffineExpr e : grid)
-    if (e.getKind() == AffineExprKind::DimId ||
-        !e.isSymbolicOrConstant())
+    if (e.getKind() == AffineExprKind::DimId || !e.isSymbolicOrConstant())
       return emitError() << "grid extents are affine in the sizes only";
   llvm::StringSet<> operands;
   for (StringAttr name : shapeNames)

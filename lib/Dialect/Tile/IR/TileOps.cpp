@@ -21,14 +21,15 @@ using namespace mlir::tiletag::tile;
 //===----------------------------------------------------------------------===//
 
 static std::optional<int64_t> numericMemorySpace(MemRefType type) {
-  if (auto intAttr = llvm::dyn_cast_if_present<IntegerAttr>(type.getMemorySpace()))
+  if (auto intAttr =
+          llvm::dyn_cast_if_present<IntegerAttr>(type.getMemorySpace()))
     return intAttr.getInt();
   return std::nullopt;
 }
 
 bool mlir::tiletag::tile::isSharedMemory(MemRefType type) {
-  if (auto space =
-          llvm::dyn_cast_if_present<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+  if (auto space = llvm::dyn_cast_if_present<gpu::AddressSpaceAttr>(
+          type.getMemorySpace()))
     return space.getValue() == gpu::AddressSpace::Workgroup;
   return numericMemorySpace(type) == 3;
 }
@@ -36,15 +37,15 @@ bool mlir::tiletag::tile::isSharedMemory(MemRefType type) {
 bool mlir::tiletag::tile::isGlobalMemory(MemRefType type) {
   if (!type.getMemorySpace())
     return true;
-  if (auto space =
-          llvm::dyn_cast<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+  if (auto space = llvm::dyn_cast<gpu::AddressSpaceAttr>(type.getMemorySpace()))
     return space.getValue() == gpu::AddressSpace::Global;
   std::optional<int64_t> numeric = numericMemorySpace(type);
   return numeric == 0 || numeric == 1;
 }
 
-SmallVector<int64_t> mlir::tiletag::tile::blockShape(ArrayRef<int64_t> tileShape,
-                                                     int64_t memrefRank) {
+SmallVector<int64_t>
+mlir::tiletag::tile::blockShape(ArrayRef<int64_t> tileShape,
+                                int64_t memrefRank) {
   SmallVector<int64_t> shape(memrefRank - tileShape.size(), 1);
   llvm::append_range(shape, tileShape);
   return shape;
@@ -59,7 +60,10 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
   std::string s;
   llvm::raw_string_ostream os(s);
   llvm::interleave(
-      shape, os, [&](int64_t d) { os << (ShapedType::isDynamic(d) ? "?" : std::to_string(d)); },
+      shape, os,
+      [&](int64_t d) {
+        os << (ShapedType::isDynamic(d) ? "?" : std::to_string(d));
+      },
       "x");
   return s;
 }
@@ -68,25 +72,23 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
 /// tile.copy): the memory space, the number of indices, offsets and bounds,
 /// the tile rank and element type, static block sizes against static memref
 /// sizes, and the padding value.
-static LogicalResult verifyGlobalBlockAccess(Operation *op, MemRefType memref,
-                                             ShapedType tile,
-                                             size_t numIndices,
-                                             size_t numOffsets,
-                                             size_t numBounds,
-                                             Attribute padding,
-                                             StringRef role) {
+static LogicalResult
+verifyGlobalBlockAccess(Operation *op, MemRefType memref, ShapedType tile,
+                        size_t numIndices, size_t numOffsets, size_t numBounds,
+                        Attribute padding, StringRef role) {
   if (!isGlobalMemory(memref))
-    return op->emitOpError() << role << " must be a global memref, but has memory space "
-                             << memref.getMemorySpace()
-                             << "; shared buffers are accessed with tile.read, "
-                                "tile.write and the shared side of tile.copy";
+    return op->emitOpError()
+           << role << " must be a global memref, but has memory space "
+           << memref.getMemorySpace()
+           << "; shared buffers are accessed with tile.read, "
+              "tile.write and the shared side of tile.copy";
   int64_t rank = memref.getRank();
   if (rank == 0)
     return op->emitOpError() << role << " must have rank 1 or more";
   if (static_cast<int64_t>(numIndices) != rank)
-    return op->emitOpError() << "expects " << rank
-                             << " block indices, one per dimension of the "
-                             << role << ", but got " << numIndices;
+    return op->emitOpError()
+           << "expects " << rank << " block indices, one per dimension of the "
+           << role << ", but got " << numIndices;
   if (numOffsets != 0 && static_cast<int64_t>(numOffsets) != rank)
     return op->emitOpError() << "expects 'offset' to have " << rank
                              << " values, one per dimension of the " << role
@@ -96,9 +98,9 @@ static LogicalResult verifyGlobalBlockAccess(Operation *op, MemRefType memref,
                              << " values, one per dimension of the " << role
                              << ", but got " << numBounds;
   if (tile.getRank() == 0 || tile.getRank() > rank)
-    return op->emitOpError() << "tile rank " << tile.getRank()
-                             << " must be between 1 and the " << role
-                             << " rank " << rank;
+    return op->emitOpError()
+           << "tile rank " << tile.getRank() << " must be between 1 and the "
+           << role << " rank " << rank;
   if (tile.getElementType() != memref.getElementType())
     return op->emitOpError() << "tile element type " << tile.getElementType()
                              << " does not match the " << role
@@ -134,20 +136,21 @@ static LogicalResult verifySharedSlotAccess(Operation *op, MemRefType buffer,
            << "; global memory is accessed with tile.load, tile.store and the "
               "global side of tile.copy";
   if (static_cast<int64_t>(numIndices) >= buffer.getRank())
-    return op->emitOpError() << "expects fewer slot indices (" << numIndices
-                             << ") than the shared buffer's rank ("
-                             << buffer.getRank()
-                             << "): the remaining dimensions form the tile";
+    return op->emitOpError()
+           << "expects fewer slot indices (" << numIndices
+           << ") than the shared buffer's rank (" << buffer.getRank()
+           << "): the remaining dimensions form the tile";
   ArrayRef<int64_t> expected = slotTileShape(buffer, numIndices);
   if (tile.getShape() != expected)
-    return op->emitOpError() << "tile shape " << shapeString(tile.getShape())
-                             << " does not match the slot shape "
-                             << shapeString(expected)
-                             << " of the shared buffer";
+    return op->emitOpError()
+           << "tile shape " << shapeString(tile.getShape())
+           << " does not match the slot shape " << shapeString(expected)
+           << " of the shared buffer";
   if (tile.getElementType() != buffer.getElementType())
-    return op->emitOpError() << "tile element type " << tile.getElementType()
-                             << " does not match the shared buffer element type "
-                             << buffer.getElementType();
+    return op->emitOpError()
+           << "tile element type " << tile.getElementType()
+           << " does not match the shared buffer element type "
+           << buffer.getElementType();
   return success();
 }
 
@@ -165,10 +168,10 @@ static LogicalResult verifyGridDim(Operation *op, int64_t dim) {
     return failure();
   int64_t rank = kernel->getGridAttr().getInt();
   if (dim < 0 || dim >= rank)
-    return op->emitOpError() << "grid dimension " << dim
-                             << " is out of range: kernel @"
-                             << kernel->getSymName() << " has a grid of rank "
-                             << rank << " (dimensions 0 to " << rank - 1 << ")";
+    return op->emitOpError()
+           << "grid dimension " << dim << " is out of range: kernel @"
+           << kernel->getSymName() << " has a grid of rank " << rank
+           << " (dimensions 0 to " << rank - 1 << ")";
   return success();
 }
 
@@ -202,9 +205,9 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   Builder &builder = parser.getBuilder();
   result.addAttribute(getFunctionTypeAttrName(result.name),
                       TypeAttr::get(builder.getFunctionType(argTypes, {})));
-  call_interface_impl::addArgAndResultAttrs(
-      builder, result, args, resultAttrs, getArgAttrsAttrName(result.name),
-      getResAttrsAttrName(result.name));
+  call_interface_impl::addArgAndResultAttrs(builder, result, args, resultAttrs,
+                                            getArgAttrsAttrName(result.name),
+                                            getResAttrsAttrName(result.name));
 
   int64_t grid = 0;
   if (parser.parseKeyword("grid") || parser.parseLParen() ||
@@ -227,8 +230,9 @@ void KernelOp::print(OpAsmPrinter &p) {
                                                   /*isVariadic=*/false, {});
   p << " grid(" << getGridAttr().getInt() << ")";
   function_interface_impl::printFunctionAttributes(
-      p, *this, {getGridAttrName(), getFunctionTypeAttrName(),
-                 getArgAttrsAttrName(), getResAttrsAttrName()});
+      p, *this,
+      {getGridAttrName(), getFunctionTypeAttrName(), getArgAttrsAttrName(),
+       getResAttrsAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/true);
@@ -255,10 +259,12 @@ LogicalResult KernelOp::verify() {
   if (grid < 1 || grid > 3)
     return emitOpError() << "grid rank must be 1, 2 or 3, got " << grid;
   if (!getResultTypes().empty())
-    return emitOpError() << "returns no values; write results to a memref operand";
+    return emitOpError()
+           << "returns no values; write results to a memref operand";
   llvm::StringMap<unsigned> names;
   for (unsigned i = 0, e = getArgumentTypes().size(); i < e; ++i)
-    if (auto name = getArgAttrOfType<StringAttr>(i, TileDialect::kNameAttrName)) {
+    if (auto name =
+            getArgAttrOfType<StringAttr>(i, TileDialect::kNameAttrName)) {
       auto [it, inserted] = names.try_emplace(name.getValue(), i);
       if (!inserted)
         return emitOpError() << "operands #" << it->second << " and #" << i
@@ -268,10 +274,11 @@ LogicalResult KernelOp::verify() {
   for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
     if (auto memref = llvm::dyn_cast<MemRefType>(type)) {
       if (!isGlobalMemory(memref))
-        return emitOpError() << "operand #" << i
-                             << " must be a memref in global memory, got " << type
-                             << "; allocate shared buffers in the body with "
-                                "tile.alloc_shared";
+        return emitOpError()
+               << "operand #" << i << " must be a memref in global memory, got "
+               << type
+               << "; allocate shared buffers in the body with "
+                  "tile.alloc_shared";
       continue;
     }
     if (type.isIntOrIndexOrFloat())
@@ -299,9 +306,9 @@ LogicalResult NumProgramsOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult LoadOp::verify() {
-  return verifyGlobalBlockAccess(*this, getSource().getType(), getType(),
-                                 getIndices().size(), getOffsets().size(),
-                                 getBounds().size(), getPaddingAttr(), "source");
+  return verifyGlobalBlockAccess(
+      *this, getSource().getType(), getType(), getIndices().size(),
+      getOffsets().size(), getBounds().size(), getPaddingAttr(), "source");
 }
 
 LogicalResult StoreOp::verify() {
@@ -311,7 +318,8 @@ LogicalResult StoreOp::verify() {
     return failure();
   if (getCombine() == StoreCombine::Add &&
       !getValue().getType().getElementType().isIntOrFloat())
-    return emitOpError() << "'combine add' needs an integer or float element type";
+    return emitOpError()
+           << "'combine add' needs an integer or float element type";
   return success();
 }
 
@@ -322,9 +330,10 @@ LogicalResult StoreOp::verify() {
 LogicalResult AllocSharedOp::verify() {
   MemRefType type = getType();
   if (!isSharedMemory(type))
-    return emitOpError() << "allocates shared memory: the result type must be in "
-                            "#gpu.address_space<workgroup>, got "
-                         << type;
+    return emitOpError()
+           << "allocates shared memory: the result type must be in "
+              "#gpu.address_space<workgroup>, got "
+           << type;
   if (!type.getLayout().isIdentity())
     return emitOpError() << "shared buffers use the identity layout";
   if (type.getRank() == 0)
@@ -362,10 +371,10 @@ LogicalResult CopyOp::verify() {
   if (fromShared && getPaddingAttr())
     return emitOpError() << "padding applies to copies from global memory; a "
                             "copy to global memory skips out-of-range elements";
-  if (failed(verifyGlobalBlockAccess(
-          *this, global, tile, numBlockIndices, getOffsets().size(),
-          getBounds().size(), getPaddingAttr(),
-          toShared ? "source" : "destination")))
+  if (failed(verifyGlobalBlockAccess(*this, global, tile, numBlockIndices,
+                                     getOffsets().size(), getBounds().size(),
+                                     getPaddingAttr(),
+                                     toShared ? "source" : "destination")))
     return failure();
   return verifySharedSlotAccess(*this, shared, tile, numSlotIndices);
 }
@@ -388,9 +397,9 @@ LogicalResult DotOp::verify() {
   RankedTensorType lhs = getLhs().getType(), rhs = getRhs().getType(),
                    acc = getAcc().getType();
   if (lhs.getRank() != 2 || rhs.getRank() != 2 || acc.getRank() != 2)
-    return emitOpError() << "expects 2-d tiles (M x K, K x N, M x N), got ranks "
-                         << lhs.getRank() << ", " << rhs.getRank() << ", "
-                         << acc.getRank();
+    return emitOpError()
+           << "expects 2-d tiles (M x K, K x N, M x N), got ranks "
+           << lhs.getRank() << ", " << rhs.getRank() << ", " << acc.getRank();
   int64_t m = lhs.getDimSize(0), k = lhs.getDimSize(1), n = rhs.getDimSize(1);
   if (rhs.getDimSize(0) != k)
     return emitOpError() << "contraction sizes differ: lhs is "
@@ -406,8 +415,8 @@ LogicalResult DotOp::verify() {
     return emitOpError() << "input element type must be bf16, f16 or f32, got "
                          << in;
   if (rhs.getElementType() != in)
-    return emitOpError() << "lhs and rhs element types differ (" << in
-                         << " vs " << rhs.getElementType()
+    return emitOpError() << "lhs and rhs element types differ (" << in << " vs "
+                         << rhs.getElementType()
                          << "); convert one with arith.extf/truncf";
   if (!acc.getElementType().isF32())
     return emitOpError() << "accumulates in f32, but the accumulator has "
@@ -479,8 +488,9 @@ LogicalResult IotaOp::verify() {
                          << " is out of range for a rank-" << type.getRank()
                          << " tile";
   if (!type.getElementType().isSignlessIntOrIndex())
-    return emitOpError() << "element type must be a signless integer or index, got "
-                         << type.getElementType();
+    return emitOpError()
+           << "element type must be a signless integer or index, got "
+           << type.getElementType();
   return success();
 }
 
@@ -505,7 +515,8 @@ LogicalResult TransposeOp::verify() {
                            << out.getDimSize(d) << " but input dimension " << p
                            << " has size " << in.getDimSize(p);
   if (out.getElementType() != in.getElementType())
-    return emitOpError() << "result element type must equal the input element type";
+    return emitOpError()
+           << "result element type must equal the input element type";
   return success();
 }
 

@@ -26,7 +26,8 @@ namespace {
 /// Counts of operations by name, in first-seen order.
 using OpCounts = llvm::MapVector<StringRef, unsigned>;
 
-void printCounts(llvm::raw_ostream &os, StringRef label, const OpCounts &counts) {
+void printCounts(llvm::raw_ostream &os, StringRef label,
+                 const OpCounts &counts) {
   os << "  " << label << ":";
   if (counts.empty())
     os << " none";
@@ -74,8 +75,8 @@ void describe(tile::KernelOp kernel, llvm::raw_ostream &os) {
     if (auto alloc = llvm::dyn_cast<tile::AllocSharedOp>(op)) {
       MemRefType type = alloc.getType();
       ++numSharedBuffers;
-      sharedBytes += type.getNumElements() *
-                     ((type.getElementTypeBitWidth() + 7) / 8);
+      sharedBytes +=
+          type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
     }
     if (llvm::isa<LoopLikeOpInterface>(op)) {
       ++numLoops;

@@ -30,8 +30,8 @@
 
 namespace mlir::tiletag::tile {
 
-/// True for memrefs in workgroup (shared) memory: `#gpu.address_space<workgroup>`
-/// or the numeric address space 3.
+/// True for memrefs in workgroup (shared) memory:
+/// `#gpu.address_space<workgroup>` or the numeric address space 3.
 bool isSharedMemory(MemRefType type);
 
 /// True for memrefs in global memory: no memory space,
@@ -40,7 +40,8 @@ bool isGlobalMemory(MemRefType type);
 
 /// The shape of the block that a tile of `tileShape` covers in a global memref
 /// of rank `memrefRank`: leading unit dimensions, then the tile's shape.
-SmallVector<int64_t> blockShape(ArrayRef<int64_t> tileShape, int64_t memrefRank);
+SmallVector<int64_t> blockShape(ArrayRef<int64_t> tileShape,
+                                int64_t memrefRank);
 
 /// The tile shape of a shared buffer addressed with `numSlotIndices` slot
 /// indices: the buffer's shape without its leading slot dimensions.
