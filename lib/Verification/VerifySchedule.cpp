@@ -504,9 +504,16 @@ private:
   // is an induction over the real-time order of the synchronization events.
 
   /// The role an op runs in ("" when all warpgroups run it).
+  /// Roles are identified by name and warpgroups: two regions of one role
+  /// run on the same warpgroups, in program order.
   static std::string roleOf(Operation *op) {
     auto role = op->getParentOfType<schedule::RoleOp>();
-    return role ? role.getName().str() : std::string();
+    if (!role)
+      return std::string();
+    std::string id = role.getName().str() + "[";
+    for (int64_t wg : role.getWarpgroups())
+      id += std::to_string(wg) + ",";
+    return id + "]";
   }
 
   /// The agent of a memory access: its role, or its role's TMA unit.
