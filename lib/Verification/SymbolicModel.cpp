@@ -19,7 +19,8 @@ SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx)
     : ctx(ctx), kernel(kernel) {
   // An execution runs some program: the grid is not empty.
   for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d)
-    facts.push_back(symbol("nprog" + std::to_string(d)) >= 1);
+    facts.push_back(symbol("nprog" + std::to_string(d), Symbol::GridExtent) >=
+                    1);
   // The launch contract: operand shapes and grid extents are functions of the
   // problem sizes. Without it, "the grid covers M" could not be proved.
   auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
@@ -28,15 +29,15 @@ SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx)
     return;
   std::vector<z3::expr> sizes;
   for (StringAttr name : launch.getSizeNames()) {
-    sizes.push_back(symbol("size." + name.getValue().str()));
+    sizes.push_back(symbol("size." + name.getValue().str(), Symbol::Size));
     facts.push_back(sizes.back() >= 0);
   }
   for (auto [name, map] : llvm::zip(launch.getShapeNames(), launch.getShapes()))
     for (auto [d, e] : llvm::enumerate(map.getResults()))
-      facts.push_back(symbol(name.getValue().str() + ".dim" +
-                             std::to_string(d)) == affine(e, {}, sizes));
+      facts.push_back(symbol(name.getValue().str() + ".dim" + std::to_string(d),
+                             Symbol::Dimension) == affine(e, {}, sizes));
   for (auto [d, e] : llvm::enumerate(launch.getGrid()))
-    facts.push_back(symbol("nprog" + std::to_string(d)) ==
+    facts.push_back(symbol("nprog" + std::to_string(d), Symbol::GridExtent) ==
                     affine(e, {}, sizes));
 }
 
@@ -62,14 +63,15 @@ std::string SymbolicModel::loopName(scf::ForOp loop) {
   return "iv" + std::to_string(found) + "@line" + lineNumberOf(loop.getLoc());
 }
 
-z3::expr SymbolicModel::symbol(const std::string &name, bool isBool) {
+z3::expr SymbolicModel::symbol(const std::string &name, Symbol::Kind kind,
+                               bool isBool) {
   auto it = sharedIndex.find(name);
   if (it != sharedIndex.end())
     return shared[it->second].expr;
   z3::expr e =
       isBool ? ctx.bool_const(name.c_str()) : ctx.int_const(name.c_str());
   sharedIndex[name] = shared.size();
-  shared.push_back({name, e});
+  shared.push_back({name, e, kind});
   return e;
 }
 
@@ -81,7 +83,8 @@ z3::expr SymbolicModel::dimension(Value memref, int64_t d) {
   if (!arg || arg.getOwner()->getParentOp() != kernel.getOperation())
     return fresh("dim");
   z3::expr s = symbol(kernel.getOperandName(arg.getArgNumber()) + ".dim" +
-                      std::to_string(d));
+                          std::to_string(d),
+                      Symbol::Dimension);
   facts.push_back(s >= 0);
   return s;
 }
@@ -93,7 +96,8 @@ z3::expr SymbolicModel::fresh(StringRef prefix) {
 
 z3::expr SymbolicModel::programId(int64_t dim, Instance &inst) {
   std::string d = std::to_string(dim);
-  z3::expr pid = symbol("pid" + d + inst.program), n = symbol("nprog" + d);
+  z3::expr pid = symbol("pid" + d + inst.program, Symbol::ProgramId),
+           n = symbol("nprog" + d, Symbol::GridExtent);
   facts.push_back(pid >= 0 && pid < n);
   return pid;
 }
@@ -177,10 +181,10 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
   auto opaque = [&]() {
     // A value the model does not follow: any value at all. Loop-invariant
     // ones are shared by all instances of the program.
-    std::string name =
-        "opaque@line" + lineNumberOf(value.getLoc()) + "#" +
-        std::to_string(reinterpret_cast<uintptr_t>(value.getAsOpaquePointer()) %
-                       100003);
+    auto [it, inserted] =
+        opaqueIds.try_emplace(value.getAsOpaquePointer(), opaqueIds.size());
+    std::string name = "opaque@line" + lineNumberOf(value.getLoc()) + "#" +
+                       std::to_string(it->second);
     if (insideLoop(value))
       name += inst.suffix;
     name += inst.program;
@@ -190,7 +194,8 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
   if (auto arg = llvm::dyn_cast<BlockArgument>(value)) {
     Operation *owner = arg.getOwner()->getParentOp();
     if (auto k = llvm::dyn_cast<tile::KernelOp>(owner)) {
-      z3::expr s = symbol(k.getOperandName(arg.getArgNumber()), isBool);
+      z3::expr s =
+          symbol(k.getOperandName(arg.getArgNumber()), Symbol::Scalar, isBool);
       return s;
     }
     if (auto loop = llvm::dyn_cast<scf::ForOp>(owner))
@@ -201,9 +206,6 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
 
   Operation *op = value.getDefiningOp();
   auto operand = [&](unsigned i) { return term(op->getOperand(i), inst); };
-  auto asInt = [&](z3::expr e) {
-    return e.is_bool() ? z3::ite(e, ctx.int_val(1), ctx.int_val(0)) : e;
-  };
   auto asBool = [&](z3::expr e) { return e.is_bool() ? e : e != 0; };
 
   return llvm::TypeSwitch<Operation *, z3::expr>(op)
@@ -219,7 +221,8 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
         return programId(p.getDimAttr().getInt(), inst);
       })
       .Case<tile::NumProgramsOp>([&](tile::NumProgramsOp p) {
-        z3::expr n = symbol("nprog" + std::to_string(p.getDimAttr().getInt()));
+        z3::expr n = symbol("nprog" + std::to_string(p.getDimAttr().getInt()),
+                            Symbol::GridExtent);
         facts.push_back(n >= 1);
         return n;
       })
@@ -444,17 +447,31 @@ std::string mlir::tiletag::verify::evalString(const z3::model &model,
 std::string SymbolicModel::replayFlags(const z3::model &model) {
   std::string sizeList, sets;
   for (const Symbol &sym : shared) {
-    StringRef name = sym.name;
-    if (name.consume_front("size."))
-      sizeList += (sizeList.empty() ? "" : ",") + name.str() + "=" +
-                  evalString(model, sym.expr);
-    else if (name.contains('\''))
-      continue; // another program's id, named in the counterexample
-    else if (name.starts_with("pid") ||
-             (!name.contains('.') && !name.starts_with("nprog") &&
-              !name.contains('#') && !name.contains('@') &&
-              !name.contains('[')))
-      sets += " --set " + sym.name + "=" + evalString(model, sym.expr);
+    std::string value = evalString(model, sym.expr);
+    if (sym.kind == Symbol::Size)
+      sizeList += (sizeList.empty() ? "" : ",") +
+                  StringRef(sym.name).drop_front(5).str() + "=" + value;
+    // Another program's id (pid0') is named in the counterexample only.
+    else if ((sym.kind == Symbol::ProgramId &&
+              !StringRef(sym.name).ends_with("'")) ||
+             sym.kind == Symbol::Scalar)
+      sets += " --set " + sym.name + "=" + value;
   }
   return (sizeList.empty() ? "" : " --size " + sizeList) + sets;
+}
+
+std::string SymbolicModel::describe(const z3::model &model, Operation *op,
+                                    Instance *inst) {
+  std::string text = "counterexample:";
+  for (const Symbol &sym : shared)
+    text += " " + sym.name + " = " + evalString(model, sym.expr) + ";";
+  if (op && inst)
+    for (scf::ForOp loop : loops(op))
+      text += " " + loopName(loop) + " = " +
+              evalString(model, inductionVar(loop, *inst)) + ";";
+  return text;
+}
+
+z3::expr SymbolicModel::asInt(const z3::expr &e) {
+  return e.is_bool() ? z3::ite(e, ctx.int_val(1), ctx.int_val(0)) : e;
 }

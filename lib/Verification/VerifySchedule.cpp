@@ -161,16 +161,7 @@ private:
     InFlightDiagnostic diag = mlir::emitError(op->getLoc()) << message;
     if (!m)
       return;
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "counterexample:";
-    for (const Symbol &s : model.symbols()) {
-      StringRef name = s.name;
-      if (name.contains('#') || name.contains('@') || name.contains('['))
-        continue;
-      os << " " << s.name << " = " << evalString(*m, s.expr) << ";";
-    }
-    diag.attachNote(op->getLoc()) << text;
+    diag.attachNote(op->getLoc()) << model.describe(*m);
     for (auto [point, inst] : points) {
       std::string p;
       llvm::raw_string_ostream ps(p);
@@ -547,10 +538,6 @@ private:
     return model.term(a.index, ia) == model.term(b.index, ib);
   }
 
-  z3::expr asInt(const z3::expr &e) {
-    return e.is_bool() ? z3::ite(e, ctx.int_val(1), ctx.int_val(0)) : e;
-  }
-
   Instance fresh(StringRef prefix) {
     return Instance{(prefix + std::to_string(instanceCounter++)).str(), {}, ""};
   }
@@ -588,7 +575,7 @@ private:
           llvm::cast<schedule::MBarrierWaitOp>(w.op).getParity();
       Instance iw = fresh("@w");
       z3::expr runs = model.executes(w.op, iw);
-      z3::expr parity = z3::mod(asInt(model.term(parityValue, iw)), 2);
+      z3::expr parity = z3::mod(model.asInt(model.term(parityValue, iw)), 2);
       // The previous wait of this role on this element, if any.
       z3::expr noPrevious = ctx.bool_val(true);
       for (const SyncPoint &p : waits) {
@@ -603,7 +590,7 @@ private:
         // Consecutive waits alternate parity.
         z3::expr consecutive = earlier && noWaitBetween(p.op, ip, w, iw);
         z3::expr pParity = z3::mod(
-            asInt(model.term(
+            model.asInt(model.term(
                 llvm::cast<schedule::MBarrierWaitOp>(p.op).getParity(), ip)),
             2);
         std::pair<Operation *, Instance *> points[] = {{p.op, &ip},
@@ -821,12 +808,8 @@ private:
         z3::expr conflict = model.executes(x.op, ix) &&
                             model.executes(y.op, iy) && overlap(x, ix, y, iy) &&
                             model.before(x.op, ix, y.op, iy);
-        z3::expr hb = happensBefore(*rel, x.op, ix, y.op, iy);
-        // The instances inside `hb` are existential; under the negation they
-        // become universal: quantify them.
-        std::vector<z3::expr> vars;
-        collectBound(hb, vars);
-        z3::expr noEdge = model.forAll(vars, !hb);
+        z3::expr noEdge =
+            noHappensBefore(happensBefore(*rel, x.op, ix, y.op, iy));
         std::string what = std::string(x.write && y.write ? "write-write"
                                        : x.write          ? "read-after-write"
                                                  : "write-after-read") +
@@ -835,18 +818,8 @@ private:
                            " happens before this one through an mbarrier";
         std::pair<Operation *, Instance *> points[] = {{x.op, &ix},
                                                        {y.op, &iy}};
-        Verdict v =
-            prover.check(conflict && noEdge && model.assumptions(), what);
-        if (v.kind == Verdict::Unsat) {
-          ++proved;
-        } else if (v.kind == Verdict::Unknown) {
-          error(y.op,
-                "could not prove " + what + ": Z3 answered unknown (" +
-                    v.reason + ")",
-                nullptr);
-        } else {
-          error(y.op, what + " does not hold", &*v.model, points);
-        }
+        prove(y.op, conflict && noEdge && model.assumptions(),
+              ctx.bool_val(false), what, points);
       }
     if (anyCrossRole || !waits.empty())
       checkWaitProtocol();
@@ -863,7 +836,8 @@ private:
         break; // one op against its own later instances: one direction
       const Access &first = forward ? x : y, &second = forward ? y : x;
       Instance i1 = fresh("@t1"), i2 = fresh("@t2");
-      z3::expr facts = model.executes(first.op, i1) && model.executes(second.op, i2) &&
+      z3::expr facts = model.executes(first.op, i1) &&
+                       model.executes(second.op, i2) &&
                        overlap(first, i1, second, i2) &&
                        model.before(first.op, i1, second.op, i2);
       for (const Access &z : accesses) {
@@ -871,18 +845,22 @@ private:
             agentOf(z.op) == agentOf(first.op))
           continue;
         Instance iz = fresh("@t3");
-        z3::expr between = model.executes(z.op, iz) && overlap(first, i1, z, iz) &&
+        z3::expr between = model.executes(z.op, iz) &&
+                           overlap(first, i1, z, iz) &&
                            overlap(z, iz, second, i2) &&
                            model.before(first.op, i1, z.op, iz) &&
                            model.before(z.op, iz, second.op, i2);
         facts = facts && model.forAll(model.loopVars(z.op, iz), !between);
       }
-      std::pair<Operation *, Instance *> points[] = {{first.op, &i1}, {second.op, &i2}};
-      prove(second.op, facts && model.assumptions(), ctx.bool_val(false),
-            "an access of another unit separates this TMA copy from the one at " +
-                lineOf(first.op) + " to the same memory (TMA copies complete in "
-                "any order)",
-            points);
+      std::pair<Operation *, Instance *> points[] = {{first.op, &i1},
+                                                     {second.op, &i2}};
+      prove(
+          second.op, facts && model.assumptions(), ctx.bool_val(false),
+          "an access of another unit separates this TMA copy from the one at " +
+              lineOf(first.op) +
+              " to the same memory (TMA copies complete in "
+              "any order)",
+          points);
     }
   }
 
@@ -909,9 +887,16 @@ private:
           points);
   }
 
-  /// The loop variables of the helper instances in `e` (the '@hb' ones),
-  /// which the negated query quantifies.
-  void collectBound(const z3::expr &e, std::vector<z3::expr> &vars) {
+  /// The negation of a happens-before formula: its helper instances
+  /// (loop variables named '@hb...') are existential in `hb`, so they are
+  /// universal here.
+  z3::expr noHappensBefore(const z3::expr &hb) {
+    std::vector<z3::expr> vars;
+    collectBound(hb, vars);
+    return model.forAll(vars, !hb);
+  }
+
+  static void collectBound(const z3::expr &e, std::vector<z3::expr> &vars) {
     if (!e.is_app())
       return; // quantified subterms keep their own variables
     if (e.num_args() == 0 && e.is_int() &&
@@ -934,12 +919,11 @@ private:
                          sameElement(w, iw, a, ia) &&
                          model.before(w.op, iw, a.op, ia);
         Release rel{w.op, Instance{iw.suffix, iw.memo, iw.program}};
-        z3::expr hb = happensBefore(rel, w.op, iw, a.op, ia);
-        std::vector<z3::expr> vars;
-        collectBound(hb, vars);
+        z3::expr noEdge =
+            noHappensBefore(happensBefore(rel, w.op, iw, a.op, ia));
         std::pair<Operation *, Instance *> points[] = {{w.op, &iw},
                                                        {a.op, &ia}};
-        prove(a.op, after && model.assumptions(), !model.forAll(vars, !hb),
+        prove(a.op, after && model.assumptions(), !noEdge,
               "this arrival comes after the wait at " + lineOf(w.op) +
                   " for the previous phase (otherwise the waiter is lapped and "
                   "its parity test passes a phase early)",

@@ -139,8 +139,12 @@ private:
   }
 
   /// Proves `claim` where `op` executes; reports a failure at `op`.
-  bool prove(Operation *op, const z3::expr &facts, const z3::expr &claim,
-             StringRef what, ArrayRef<Field *> fieldsUsed = {}) {
+  /// `notes` adds what only the caller knows (expected vs actual tags)
+  /// before the counterexample.
+  bool prove(
+      Operation *op, const z3::expr &facts, const z3::expr &claim,
+      StringRef what, ArrayRef<Field *> fieldsUsed = {},
+      function_ref<void(InFlightDiagnostic &, const z3::model &)> notes = {}) {
     if (!discharge)
       return true;
     Verdict v = prover.check(facts && !claim, what);
@@ -157,25 +161,15 @@ private:
     }
     InFlightDiagnostic diag = mlir::emitError(op->getLoc())
                               << what << " does not hold";
+    if (notes)
+      notes(diag, *v.model);
     report(diag, op, *v.model, fieldsUsed);
     return false;
   }
 
   void report(InFlightDiagnostic &diag, Operation *op, const z3::model &m,
               ArrayRef<Field *> fieldsUsed) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "counterexample:";
-    for (const Symbol &s : model.symbols()) {
-      StringRef name = s.name;
-      if (name.contains('#') || name.contains('@') || name.contains('['))
-        continue;
-      os << " " << s.name << " = " << evalString(m, s.expr) << ";";
-    }
-    for (scf::ForOp loop : model.loops(op))
-      os << " " << model.loopName(loop) << " = "
-         << evalString(m, model.inductionVar(loop, main)) << ";";
-    diag.attachNote(op->getLoc()) << text;
+    diag.attachNote(op->getLoc()) << model.describe(m, op, &main);
     for (Field *f : fieldsUsed) {
       std::string ftext;
       llvm::raw_string_ostream fs(ftext);
@@ -692,36 +686,23 @@ private:
                                   << a.getName() << "\" tag at all";
       return;
     }
-    // prove(facts, claim) checks facts && !claim: pass the negation directly.
-    Verdict v = prover.check(context(a) && none, what);
-    if (v.kind == Verdict::Unsat) {
+    auto notes = [&](InFlightDiagnostic &diag, const z3::model &m) {
+      std::string expected;
+      llvm::raw_string_ostream es(expected);
+      es << "expected " << a.getName() << "(";
+      llvm::interleaveComma(wanted, es,
+                            [&](const z3::expr &e) { es << evalString(m, e); });
+      es << ")";
+      diag.attachNote(a.getLoc()) << expected;
+      TagSet named;
+      for (const TagFamily &t : tagsOf(a.getValue()))
+        if (t.self < 0 && t.name == a.getName())
+          named.push_back(t);
+      for (const std::string &actual : actualTags(a, named, m))
+        diag.attachNote(a.getLoc()) << "but the value carries " << actual;
+    };
+    if (prove(a, context(a), !none, what, {}, notes))
       ++assertions;
-      return;
-    }
-    failed = true;
-    if (v.kind == Verdict::Unknown) {
-      mlir::emitError(a.getLoc())
-          << "could not prove " << what << ": Z3 answered unknown (" << v.reason
-          << ")";
-      return;
-    }
-    InFlightDiagnostic diag = mlir::emitError(a.getLoc())
-                              << what << " does not hold";
-    const z3::model &m = *v.model;
-    std::string expected;
-    llvm::raw_string_ostream es(expected);
-    es << "expected " << a.getName() << "(";
-    llvm::interleaveComma(wanted, es,
-                          [&](const z3::expr &e) { es << evalString(m, e); });
-    es << ")";
-    diag.attachNote(a.getLoc()) << expected;
-    TagSet named;
-    for (const TagFamily &t : tagsOf(a.getValue()))
-      if (t.self < 0 && t.name == a.getName())
-        named.push_back(t);
-    for (const std::string &actual : actualTags(a, named, m))
-      diag.attachNote(a.getLoc()) << "but the value carries " << actual;
-    report(diag, a, m, {});
   }
 
   //===--------------------------------------------------------------------===//

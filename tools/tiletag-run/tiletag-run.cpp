@@ -123,13 +123,11 @@ std::pair<std::string, int64_t> parseAssignment(StringRef text,
                                                 StringRef option) {
   auto [name, value] = text.split('=');
   int64_t v;
-  if (name.empty() || value.trim().getAsInteger(10, v)) {
-    double d;
-    if (!name.empty() && llvm::to_float(value.trim(), d))
-      return {name.trim().str(), static_cast<int64_t>(d)};
-    throw UsageError{
-        ("--" + option + " expects NAME=VALUE, got '" + text + "'").str()};
-  }
+  // Sizes and program ids are integers: "M=3.5" is refused, not truncated.
+  if (name.empty() || value.trim().getAsInteger(10, v))
+    throw UsageError{("--" + option + " expects NAME=VALUE, got '" + text +
+                      "' (sizes and program ids are integers)")
+                         .str()};
   return {name.trim().str(), v};
 }
 

@@ -42,8 +42,10 @@ struct Instance {
 
 /// A named symbol of the model, reported in counterexamples.
 struct Symbol {
+  enum Kind { Size, Dimension, GridExtent, ProgramId, Scalar };
   std::string name;
   z3::expr expr;
+  Kind kind;
 };
 
 class SymbolicModel {
@@ -107,14 +109,25 @@ public:
   /// kernel's tile.launch), program ids and scalar operands.
   std::string replayFlags(const z3::model &model);
 
+  /// "counterexample: size.M = 1; ...; pid0 = 0; iv0@line38 = 4;": every
+  /// shared symbol, then the loop variables around `op` in `inst`, if given.
+  std::string describe(const z3::model &model, Operation *op = nullptr,
+                       Instance *inst = nullptr);
+
+  /// An i1 term as 0 or 1; integer terms unchanged.
+  z3::expr asInt(const z3::expr &e);
+
 private:
-  z3::expr symbol(const std::string &name, bool isBool = false);
+  z3::expr symbol(const std::string &name, Symbol::Kind kind,
+                  bool isBool = false);
   z3::expr compute(Value value, Instance &inst);
 
   z3::context &ctx;
   tile::KernelOp kernel;
   std::vector<Symbol> shared;
   std::map<std::string, unsigned> sharedIndex;
+  /// Stable numbers for the values the model does not follow.
+  std::unordered_map<const void *, unsigned> opaqueIds;
   std::vector<z3::expr> facts;
   /// Reads of each tile.nondecreasing operand: (index, value).
   std::map<std::string, std::vector<std::pair<z3::expr, z3::expr>>> sortedReads;

@@ -62,14 +62,16 @@ void describe(tile::KernelOp kernel, llvm::raw_ostream &os) {
   SmallVector<std::string> roles;
   kernel.walk([&](Operation *op) {
     Dialect *dialect = op->getDialect();
-    if (llvm::isa<tile::KernelOp, tile::ReturnOp, schedule::YieldOp>(op))
-      ;
-    else if (llvm::isa_and_nonnull<tile::TileDialect>(dialect))
-      ++tileOps[op->getName().stripDialect()];
-    else if (llvm::isa_and_nonnull<tag::TagDialect>(dialect))
-      ++tagOps[op->getName().stripDialect()];
-    else if (llvm::isa_and_nonnull<schedule::ScheduleDialect>(dialect))
-      ++scheduleOps[op->getName().stripDialect()];
+    OpCounts *counts =
+        llvm::isa_and_nonnull<tile::TileDialect>(dialect) ? &tileOps
+        : llvm::isa_and_nonnull<tag::TagDialect>(dialect) ? &tagOps
+        : llvm::isa_and_nonnull<schedule::ScheduleDialect>(dialect)
+            ? &scheduleOps
+            : nullptr;
+    // Kernel structure is not counted.
+    if (counts &&
+        !llvm::isa<tile::KernelOp, tile::ReturnOp, schedule::YieldOp>(op))
+      ++(*counts)[op->getName().stripDialect()];
     if (op->hasAttr(tag::TagDialect::kLabelsAttrName))
       ++numLabels;
     if (auto alloc = llvm::dyn_cast<tile::AllocSharedOp>(op)) {
