@@ -6,6 +6,7 @@
 
 #include "TileTag/InitAll.h"
 
+#include "TileTag/Conversion/Passes.h"
 #include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
 #include "TileTag/Dialect/Schedule/Transforms/Passes.h"
 #include "TileTag/Dialect/Tag/IR/TagOps.h"
@@ -68,6 +69,8 @@ void mlir::tiletag::registerTileTagPasses() {
   tag::registerTileTagTagPasses();
   schedule::registerTileTagSchedulePasses();
   verify::registerTileTagVerificationPasses();
+  conversion::registerTileTagConversionPasses();
+  conversion::registerConversionPipelines();
   PassPipelineRegistration<>("tiletag-verify",
                              "Run both checkers: --tiletag-verify-tags, then "
                              "--tiletag-verify-schedule",

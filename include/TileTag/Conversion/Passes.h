@@ -1,0 +1,65 @@
+//===- Passes.h - target lowerings ------------------------------*- C++ -*-===//
+//
+// Part of the TileTag project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILETAG_CONVERSION_PASSES_H
+#define TILETAG_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::tiletag::conversion {
+
+#define GEN_PASS_DECL
+#include "TileTag/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "TileTag/Conversion/Passes.h.inc"
+
+/// Options of the `tiletag-compile-cuda` pipeline.
+struct CompileCUDAOptions : public PassPipelineOptions<CompileCUDAOptions> {
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("Target GPU"),
+                           llvm::cl::init("sm_90a")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("PTX features"),
+                               llvm::cl::init("+ptx80")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu.binary holds: isa (PTX), bin (cubin), "
+                     "fatbin, or offload (LLVM IR)"),
+      llvm::cl::init("bin")};
+  Option<int> optLevel{*this, "opt-level",
+                       llvm::cl::desc("LLVM optimization level"),
+                       llvm::cl::init(3)};
+  Option<bool> verify{*this, "verify",
+                      llvm::cl::desc("Prove tags and schedule first "
+                                     "(--tiletag-verify)"),
+                      llvm::cl::init(true)};
+  Option<bool> allowUnverified{
+      *this, "allow-unverified",
+      llvm::cl::desc("Lower kernels that were not proved (warns)"),
+      llvm::cl::init(false)};
+  Option<std::string> output{*this, "output",
+                             llvm::cl::desc("Also write the PTX/cubin here"),
+                             llvm::cl::init("")};
+};
+
+/// Tile IR to PTX or cubin for NVIDIA Hopper: verify, lower to gpu + nvgpu,
+/// then NVVM, PTX and (through ptxas) cubin.
+void buildCompileCUDAPipeline(OpPassManager &pm,
+                              const CompileCUDAOptions &options);
+
+void registerConversionPipelines();
+
+} // namespace mlir::tiletag::conversion
+
+#endif // TILETAG_CONVERSION_PASSES_H
