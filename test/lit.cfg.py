@@ -34,6 +34,9 @@ if config.z3_executable and os.path.exists(config.z3_executable):
 if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas_executable))
+    # gpu-module-to-binary looks for ptxas on PATH.
+    llvm_config.with_environment(
+        "PATH", os.path.dirname(config.ptxas_executable), append_path=True)
 
 
 def has_cuda_gpu():

@@ -32,6 +32,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -174,6 +175,7 @@ private:
   int64_t workspaceBytes = 0;
   bool simtSinceBarrier = false;
   DenseSet<Operation *> consumed; // commit/wait folded into a wgmma
+  DenseSet<Operation *> ghosts;   // pure computations that only feed tags
 };
 
 //===----------------------------------------------------------------------===//
@@ -1224,7 +1226,7 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
       mapping.map(attach->getResult(0), scalar(in));
     return success();
   }
-  if (isa<tag::TagDialect>(op->getDialect()))
+  if (isa<tag::TagDialect>(op->getDialect()) || ghosts.contains(op))
     return success();
   // Placed before the roles (see run()).
   if (isa<tile::AllocSharedOp, schedule::MBarrierInitOp>(op))
@@ -1504,6 +1506,24 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   if (failed(planShared()) || failed(planTensorMaps()))
     return failure();
   planAccumulators();
+  // Pure computations whose results only reach tag ops are not lowered.
+  for (bool changed = true; changed;) {
+    changed = false;
+    kernel.walk([&](Operation *op) {
+      if (ghosts.contains(op) || op->getNumResults() == 0 ||
+          op->getNumRegions() || !isPure(op) ||
+          isa<tag::TagDialect>(op->getDialect()))
+        return;
+      bool onlyTags = llvm::all_of(op->getUsers(), [&](Operation *user) {
+        return isa<tag::TagDialect>(user->getDialect()) ||
+               ghosts.contains(user);
+      });
+      if (onlyTags && !op->use_empty()) {
+        ghosts.insert(op);
+        changed = true;
+      }
+    });
+  }
   kernel.walk([&](schedule::RoleOp role) {
     if (llvm::none_of(roles, [&](schedule::RoleOp r) {
           return r.getName() == role.getName();

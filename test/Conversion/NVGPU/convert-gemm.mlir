@@ -1,0 +1,46 @@
+// The structure of the lowered GEMM: warp roles as branches on the
+// warpgroup index with register reallocation, mbarriers created and
+// initialized once, TMA loads issued by one thread into 1024-byte aligned
+// swizzled slots (B in two 64-column panels), the accumulator carried in
+// wgmma registers, and the interface a runner needs.
+// REQUIRES: z3
+// RUN: tiletag-opt %examples/gemm.mlir --tiletag-verify --tiletag-convert-to-nvgpu | FileCheck %s
+
+// CHECK: module attributes {gpu.container_module}
+// CHECK: gpu.module @tiletag_kernels
+// CHECK: gpu.func @gemm(%{{.*}}: memref<?x?xbf16>, %{{.*}}: memref<?x?xbf16>, %{{.*}}: memref<?x?xf32>, %[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr, %[[WS:.*]]: memref<?xi8>) kernel
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// CHECK-SAME: tiletag.block = array<i64: 256, 1, 1>
+// CHECK-SAME: tiletag.grid_rank = 2
+// CHECK-SAME: tiletag.shared_bytes = 132096
+// CHECK-SAME: tiletag.tensor_maps = [{box = array<i64: 128, 64>, operand = 0 : i64, swizzle = 128 : i64}, {box = array<i64: 64, 64>, operand = 1 : i64, swizzle = 128 : i64}]
+// CHECK-SAME: tiletag.wgmma = true
+// CHECK-SAME: tiletag.workspace_bytes = 65536
+// CHECK: builtin.unrealized_conversion_cast %[[MAPA]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x64xbf16, 3>, swizzle = swizzle_128b
+// CHECK: nvgpu.mbarrier.create
+// CHECK: nvgpu.mbarrier.init
+// CHECK: gpu.barrier
+// Producer: warpgroup 0.
+// CHECK: scf.if
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: scf.for
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %{{.*}}32768
+// CHECK: nvgpu.tma.async.load
+// CHECK: nvgpu.tma.async.load
+// CHECK: nvgpu.tma.async.load
+// Consumer: warpgroup 1.
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK: nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+// CHECK: scf.for {{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>)
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} -> <tensor = memref<128x64xbf16, 3>>
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} -> <tensor = memref<64x128xbf16, 3>>
+// CHECK: nvgpu.warpgroup.mma {{.*}} {transposeB}
+// CHECK: nvgpu.mbarrier.arrive
+// CHECK: scf.yield
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvgpu.warpgroup.mma.store
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK: gpu.return
+// CHECK-NOT: tile.kernel

@@ -1,0 +1,85 @@
+// Kernels the Hopper lowering refuses, with the reason at the right op.
+// RUN: tiletag-opt %s -split-input-file -verify-diagnostics --tiletag-convert-to-nvgpu
+
+// The schedule was never proved.
+// expected-error @+1 {{its schedule annotations were not proved; run --tiletag-verify first (or pass allow-unverified)}}
+tile.kernel @unproved(%X: memref<?x?xf32>) grid(1) {
+  schedule.barrier cta
+  tile.return
+}
+
+// -----
+
+// Tags that were not proved are refused the same way.
+// expected-error @+1 {{its tags were not proved}}
+tile.kernel @unproved_tags(%X: memref<?x?xf32> {tile.name = "X"}) grid(1) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %X[%c0, %c0] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
+  tag.assert_carries %t, "X"(%c0, %c0), "block 0" : tensor<64x64xf32>
+  tile.store %t, %X[%c0, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// TMA clips at the operand's size; a smaller bound cannot be expressed.
+tile.kernel @tma_bounds(%X: memref<?x?xbf16>) grid(1) attributes {schedule.verified} {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %ring = tile.alloc_shared : memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+  %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<1>
+  schedule.mbarrier.arrive_expect_tx %full[%c0], 8192 : !schedule.mbarrier<1>
+  schedule.async tma arrive %full[%c0] : !schedule.mbarrier<1> {
+    // expected-error @+1 {{cannot be lowered to NVGPU: TMA copies clip at the operand's size; `bounds` is not supported on them}}
+    tile.copy %X[%c0, %c0] -> %ring[%c0] bounds [%c8, %c8] padding(0.0 : bf16)
+        : memref<?x?xbf16> -> memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+  }
+  tile.return
+}
+
+// -----
+
+// TMA fills with zeros only.
+tile.kernel @tma_padding(%X: memref<?x?xbf16>) grid(1) attributes {schedule.verified} {
+  %c0 = arith.constant 0 : index
+  %ring = tile.alloc_shared : memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+  %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<1>
+  schedule.mbarrier.arrive_expect_tx %full[%c0], 8192 : !schedule.mbarrier<1>
+  schedule.async tma arrive %full[%c0] : !schedule.mbarrier<1> {
+    // expected-error @+1 {{TMA fills out-of-range elements with zero; the padding must be 0}}
+    tile.copy %X[%c0, %c0] -> %ring[%c0] padding(1.0 : bf16)
+        : memref<?x?xbf16> -> memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+  }
+  tile.return
+}
+
+// -----
+
+// Slots whose rows are not 128-byte multiples have no TMA swizzle here.
+tile.kernel @tma_narrow(%X: memref<?x?xbf16>) grid(1) attributes {schedule.verified} {
+  %c0 = arith.constant 0 : index
+  %ring = tile.alloc_shared : memref<1x64x32xbf16, #gpu.address_space<workgroup>>
+  %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<1>
+  schedule.mbarrier.arrive_expect_tx %full[%c0], 4096 : !schedule.mbarrier<1>
+  schedule.async tma arrive %full[%c0] : !schedule.mbarrier<1> {
+    // expected-error @+1 {{TMA copies need 2-D slots whose rows are a multiple of 128 bytes}}
+    tile.copy %X[%c0, %c0] -> %ring[%c0] padding(0.0 : bf16)
+        : memref<?x?xbf16> -> memref<1x64x32xbf16, #gpu.address_space<workgroup>>
+  }
+  tile.return
+}
+
+// -----
+
+// Writes outside the roles of a warp-specialized kernel would run once per role.
+tile.kernel @store_outside_roles(%X: memref<?x?xf32>) grid(1) attributes {
+    schedule.verified, schedule.launch = #schedule.launch<warpgroups = 2>} {
+  %c0 = arith.constant 0 : index
+  %t = arith.constant dense<1.0> : tensor<64x64xf32>
+  schedule.role "a" warpgroups [0] {
+    schedule.yield
+  }
+  // expected-error @+1 {{in a kernel with warp roles, memory writes and barriers must sit inside a role}}
+  tile.store %t, %X[%c0, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
