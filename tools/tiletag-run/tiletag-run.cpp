@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
+#include "TileTag/Execution/CudaRunner.h"
 #include "TileTag/Execution/Interpreter.h"
 #include "TileTag/Execution/Npy.h"
 #include "TileTag/Execution/Workloads.h"
@@ -80,6 +81,16 @@ static cl::opt<std::string> outputsDir(
     "outputs",
     cl::desc("Write every memref operand to DIR/NAME.npy after the run"),
     cl::value_desc("dir"), cl::cat(category));
+
+static cl::opt<std::string> device(
+    "device",
+    cl::desc("Where the kernels run: cpu (the sequential oracle) or cuda "
+             "(compiled with --tiletag-compile-cuda and launched on GPU 0; "
+             "the outputs are then also compared with the CPU oracle)"),
+    cl::init("cpu"), cl::value_desc("cpu|cuda"), cl::cat(category));
+static cl::opt<std::string> chip("chip",
+                                 cl::desc("GPU architecture for --device=cuda"),
+                                 cl::init("sm_90a"), cl::cat(category));
 
 namespace {
 
@@ -386,10 +397,13 @@ NamedBuffers copyBuffers(const NamedBuffers &buffers) {
   return out;
 }
 
-/// Runs the kernels of `job` on `buffers`; false if one failed at run time.
+/// Runs the kernels of `job` on `buffers` (on the GPU when `gpu` is given);
+/// false if one failed at run time.
 bool runJob(const Job &job, ArrayRef<tile::KernelOp> kernels,
-            const NamedBuffers &buffers, double &millis) {
+            const NamedBuffers &buffers, double &millis,
+            exec::CudaProgram *gpu = nullptr) {
   auto start = std::chrono::steady_clock::now();
+  double gpuMillis = 0;
   for (tile::KernelOp k : kernels) {
     SmallVector<RuntimeValue> operands;
     for (auto [i, type] : llvm::enumerate(k.getArgumentTypes())) {
@@ -412,15 +426,30 @@ bool runJob(const Job &job, ArrayRef<tile::KernelOp> kernels,
     ArrayRef<std::optional<int64_t>> only = job.onlyProgram;
     if (static_cast<int64_t>(only.size()) > k.getGridAttr().getInt())
       only = only.take_front(k.getGridAttr().getInt());
+    if (gpu) {
+      if (llvm::any_of(only, [](auto v) { return v.has_value(); }))
+        throw UsageError{"--set pid<d> replays one program on the CPU only"};
+      double kernelMillis = 0;
+      std::string error;
+      if (failed(gpu->run(k.getSymName(), operands, grid, kernelMillis,
+                          error))) {
+        llvm::errs() << "tiletag-run: @" << k.getSymName()
+                     << " on the GPU: " << error << "\n";
+        return false;
+      }
+      gpuMillis += kernelMillis;
+      continue;
+    }
     if (failed(runKernel(k, operands, grid,
                          k == job.kernels.front()
                              ? only
                              : ArrayRef<std::optional<int64_t>>{})))
       return false;
   }
-  millis = std::chrono::duration<double, std::milli>(
-               std::chrono::steady_clock::now() - start)
-               .count();
+  millis = gpu ? gpuMillis
+               : std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
   return true;
 }
 
@@ -486,6 +515,16 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       return 2;
   }
 
+  std::unique_ptr<exec::CudaProgram> gpu;
+  if (device == "cuda") {
+    std::string error;
+    gpu = exec::CudaProgram::create(*module, chip, error);
+    if (!gpu)
+      throw UsageError{"--device=cuda: " + error};
+  } else if (device != "cpu") {
+    throw UsageError{"--device must be cpu or cuda, not '" + device + "'"};
+  }
+
   int status = 0;
   for (SmallVector<tile::KernelOp> &kernels : planJobs(*module)) {
     Job job = prepareJob(kernels);
@@ -498,7 +537,7 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     for (tile::KernelOp k : job.kernels)
       names += (names.empty() ? "@" : " then @") + k.getSymName().str();
     double millis = 0;
-    if (!runJob(job, job.kernels, job.buffers, millis)) {
+    if (!runJob(job, job.kernels, job.buffers, millis, gpu.get())) {
       llvm::outs() << "run " << names << " (" << sizeText
                    << "): FAILED at run time\n";
       status = std::max(status, 1);
@@ -514,7 +553,30 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       programs += n;
     }
     llvm::outs() << "run " << names << " (" << sizeText << "): " << programs
-                 << " programs in " << llvm::format("%.1f", millis) << " ms\n";
+                 << " programs in " << llvm::format("%.1f", millis) << " ms"
+                 << (gpu ? " on the GPU" : "") << "\n";
+
+    // GPU results are checked against the sequential meaning.
+    if (gpu) {
+      NamedBuffers cpuBuffers = copyBuffers(inputs);
+      double cpuMillis = 0;
+      if (!runJob(job, job.kernels, cpuBuffers, cpuMillis)) {
+        llvm::outs() << "  oracle: the CPU run FAILED\n";
+        status = std::max(status, 1);
+      } else {
+        double rtol = job.workload ? job.workload->rtol : 1e-5;
+        double atol = job.workload ? job.workload->atol : 1e-6;
+        SmallVector<StringRef> bufferNames;
+        for (auto &entry : job.buffers)
+          bufferNames.push_back(entry.getKey());
+        llvm::sort(bufferNames);
+        for (StringRef name : bufferNames)
+          if (!compare("compare with the CPU oracle", name,
+                       *job.buffers.lookup(name),
+                       cpuBuffers.lookup(name)->data, rtol, atol))
+            status = std::max(status, 1);
+      }
+    }
 
     if (check) {
       llvm::StringMap<std::vector<double>> ref =

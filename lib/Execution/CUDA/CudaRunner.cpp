@@ -1,0 +1,392 @@
+//===- CudaRunner.cpp - run lowered kernels on a CUDA GPU -----------------===//
+//
+// Part of the TileTag project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileTag/Execution/CudaRunner.h"
+
+#include "TileTag/Conversion/Passes.h"
+#include "TileTag/Verification/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringMap.h"
+#include "mlir/Transforms/Passes.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::tiletag;
+using namespace mlir::tiletag::exec;
+
+exec::CudaProgram::~CudaProgram() = default;
+
+#if TILETAG_HAVE_CUDA_H
+#include <cuda.h>
+#include <dlfcn.h>
+
+#include <chrono>
+
+namespace {
+
+#define TILETAG_STR2(x) #x
+#define TILETAG_STR(x) TILETAG_STR2(x)
+
+/// The driver entry points, from libcuda.so.1 opened at run time.
+struct Driver {
+#define TILETAG_CU(fn) decltype(&fn) fn##_ = nullptr;
+#define TILETAG_CU_LIST(X)                                                     \
+  X(cuInit) X(cuDeviceGet) X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent)      \
+  X(cuCtxSynchronize) X(cuModuleLoadData) X(cuModuleGetFunction)               \
+  X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree)          \
+  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8) X(cuTensorMapEncodeTiled)     \
+  X(cuGetErrorString)
+  TILETAG_CU_LIST(TILETAG_CU)
+#undef TILETAG_CU
+
+  bool load(std::string &error) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      error = "no CUDA driver (libcuda.so.1 cannot be opened)";
+      return false;
+    }
+#define TILETAG_CU(fn)                                                         \
+  fn##_ = reinterpret_cast<decltype(fn##_)>(dlsym(lib, TILETAG_STR(fn)));      \
+  if (!fn##_) {                                                                \
+    error = std::string("libcuda lacks ") + TILETAG_STR(fn);                   \
+    return false;                                                              \
+  }
+    TILETAG_CU_LIST(TILETAG_CU)
+#undef TILETAG_CU
+    return true;
+  }
+
+  bool ok(CUresult r, const char *what, std::string &error) {
+    if (r == CUDA_SUCCESS)
+      return true;
+    const char *msg = nullptr;
+    cuGetErrorString_(r, &msg);
+    error = std::string(what) + ": " + (msg ? msg : "unknown CUDA error");
+    return false;
+  }
+};
+
+/// What the lowering recorded about one gpu.func.
+struct KernelInfo {
+  SmallVector<Type> params;
+  SmallVector<int64_t> block;
+  int64_t sharedBytes = 0, workspaceBytes = 0;
+  struct Map {
+    unsigned operand;
+    SmallVector<int64_t> box;
+  };
+  SmallVector<Map> maps;
+  CUfunction function = nullptr;
+};
+
+uint64_t toBits(Type type, double v) {
+  if (auto f = dyn_cast<FloatType>(type)) {
+    llvm::APFloat x(v);
+    bool lost;
+    x.convert(f.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
+    return x.bitcastToAPInt().getZExtValue();
+  }
+  return static_cast<uint64_t>(static_cast<int64_t>(v));
+}
+
+double fromBits(Type type, uint64_t bits) {
+  if (auto f = dyn_cast<FloatType>(type)) {
+    llvm::APFloat x(f.getFloatSemantics(),
+                    llvm::APInt(f.getWidth(), bits));
+    bool lost;
+    x.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    return x.convertToDouble();
+  }
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  if (width == 1)
+    return bits & 1;
+  return static_cast<double>(llvm::SignExtend64(bits, width));
+}
+
+int64_t bytesOf(Type type) {
+  return type.isIndex() ? 8 : std::max(1u, type.getIntOrFloatBitWidth() / 8);
+}
+
+class CudaProgramImpl : public CudaProgram {
+public:
+  Driver cu;
+  CUmodule module = nullptr;
+  llvm::StringMap<KernelInfo> kernels;
+
+  LogicalResult run(StringRef name, ArrayRef<RuntimeValue> operands,
+                    ArrayRef<int64_t> grid, double &millis,
+                    std::string &error) override;
+};
+
+LogicalResult CudaProgramImpl::run(StringRef name,
+                                   ArrayRef<RuntimeValue> operands,
+                                   ArrayRef<int64_t> grid, double &millis,
+                                   std::string &error) {
+  auto it = kernels.find(name);
+  if (it == kernels.end()) {
+    error = "no compiled kernel @" + name.str();
+    return failure();
+  }
+  KernelInfo &info = it->second;
+  SmallVector<CUdeviceptr> allocations;
+  auto cleanup = llvm::make_scope_exit([&] {
+    for (CUdeviceptr p : allocations)
+      cu.cuMemFree_(p);
+  });
+  auto alloc = [&](size_t bytes, CUdeviceptr &p) {
+    if (!cu.ok(cu.cuMemAlloc_(&p, std::max<size_t>(bytes, 16)), "cuMemAlloc",
+               error))
+      return false;
+    allocations.push_back(p);
+    return true;
+  };
+
+  // Memref operands: device copies of the buffers.
+  SmallVector<CUdeviceptr> devicePtrs(operands.size(), 0);
+  for (auto [i, v] : llvm::enumerate(operands)) {
+    const Buffer *buffer = std::get_if<Buffer>(&v);
+    if (!buffer)
+      continue;
+    const Array &a = **buffer;
+    int64_t width = bytesOf(a.elementType);
+    std::vector<char> bytes(a.size() * width);
+    for (int64_t e = 0; e < a.size(); ++e) {
+      uint64_t bits = toBits(a.elementType, a.data[e]);
+      std::memcpy(bytes.data() + e * width, &bits, width);
+    }
+    if (!alloc(bytes.size(), devicePtrs[i]) ||
+        !cu.ok(cu.cuMemcpyHtoD_(devicePtrs[i], bytes.data(), bytes.size()),
+               "cuMemcpyHtoD", error))
+      return failure();
+  }
+
+  // Tensor maps, in device memory.
+  SmallVector<CUdeviceptr> mapPtrs;
+  for (KernelInfo::Map &m : info.maps) {
+    const Array &a = **std::get_if<Buffer>(&operands[m.operand]);
+    int64_t rank = a.rank(), width = bytesOf(a.elementType);
+    CUtensorMapDataType dtype;
+    if (a.elementType.isBF16())
+      dtype = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    else if (a.elementType.isF16())
+      dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    else if (a.elementType.isF32())
+      dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    else {
+      error = "TMA operands must be bf16, f16 or f32";
+      return failure();
+    }
+    cuuint64_t dims[5], strides[4];
+    cuuint32_t box[5], elementStrides[5];
+    int64_t stride = width;
+    for (int64_t d = 0; d < rank; ++d) {
+      dims[d] = a.shape[rank - 1 - d];
+      box[d] = m.box[rank - 1 - d];
+      elementStrides[d] = 1;
+      if (d > 0)
+        strides[d - 1] = stride;
+      stride *= a.shape[rank - 1 - d];
+    }
+    if (rank > 1 && strides[0] % 16) {
+      error = "TMA needs rows that are a multiple of 16 bytes; operand " +
+              std::to_string(m.operand) + " has rows of " +
+              std::to_string(strides[0]) + " bytes";
+      return failure();
+    }
+    CUtensorMap map;
+    if (!cu.ok(cu.cuTensorMapEncodeTiled_(
+                   &map, dtype, rank, reinterpret_cast<void *>(devicePtrs[m.operand]),
+                   dims, strides, box, elementStrides,
+                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                   CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+               "cuTensorMapEncodeTiled", error))
+      return failure();
+    CUdeviceptr p;
+    if (!alloc(sizeof(map), p) ||
+        !cu.ok(cu.cuMemcpyHtoD_(p, &map, sizeof(map)), "cuMemcpyHtoD", error))
+      return failure();
+    mapPtrs.push_back(p);
+  }
+
+  int64_t programs = 1;
+  for (int64_t g : grid)
+    programs *= g;
+  CUdeviceptr workspace = 0;
+  if (info.workspaceBytes && !alloc(info.workspaceBytes * programs, workspace))
+    return failure();
+
+  // Parameters in the lowered signature: each memref expands to (allocated,
+  // aligned, offset, sizes..., strides...).
+  std::vector<uint64_t> storage;
+  auto memrefParams = [&](CUdeviceptr p, ArrayRef<int64_t> shape) {
+    storage.push_back(p);
+    storage.push_back(p);
+    storage.push_back(0);
+    for (int64_t s : shape)
+      storage.push_back(s);
+    int64_t stride = 1;
+    SmallVector<int64_t> strides(shape.size());
+    for (int64_t d = shape.size() - 1; d >= 0; --d) {
+      strides[d] = stride;
+      stride *= shape[d];
+    }
+    for (int64_t s : strides)
+      storage.push_back(s);
+  };
+  for (auto [i, v] : llvm::enumerate(operands)) {
+    if (const Buffer *buffer = std::get_if<Buffer>(&v)) {
+      memrefParams(devicePtrs[i], (*buffer)->shape);
+    } else if (const Array *scalar = std::get_if<Array>(&v)) {
+      storage.push_back(toBits(scalar->elementType, scalar->data[0]));
+    } else {
+      error = "operand " + std::to_string(i) + " has no value";
+      return failure();
+    }
+  }
+  for (CUdeviceptr p : mapPtrs)
+    storage.push_back(p);
+  memrefParams(workspace, {info.workspaceBytes * programs});
+  std::vector<void *> params;
+  for (uint64_t &s : storage)
+    params.push_back(&s);
+
+  if (info.sharedBytes &&
+      !cu.ok(cu.cuFuncSetAttribute_(
+                 info.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                 info.sharedBytes),
+             "cuFuncSetAttribute", error))
+    return failure();
+  SmallVector<unsigned> g(3, 1);
+  for (auto [d, n] : llvm::enumerate(grid))
+    g[d] = n;
+  auto start = std::chrono::steady_clock::now();
+  if (!cu.ok(cu.cuLaunchKernel_(info.function, g[0], g[1], g[2], info.block[0],
+                                info.block[1], info.block[2], info.sharedBytes,
+                                nullptr, params.data(), nullptr),
+             "cuLaunchKernel", error) ||
+      !cu.ok(cu.cuCtxSynchronize_(), "kernel execution", error))
+    return failure();
+  millis = std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - start)
+               .count();
+
+  for (auto [i, v] : llvm::enumerate(operands)) {
+    const Buffer *buffer = std::get_if<Buffer>(&v);
+    if (!buffer)
+      continue;
+    Array &a = **buffer;
+    int64_t width = bytesOf(a.elementType);
+    std::vector<char> bytes(a.size() * width);
+    if (!cu.ok(cu.cuMemcpyDtoH_(bytes.data(), devicePtrs[i], bytes.size()),
+               "cuMemcpyDtoH", error))
+      return failure();
+    for (int64_t e = 0; e < a.size(); ++e) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, bytes.data() + e * width, width);
+      a.data[e] = fromBits(a.elementType, bits);
+    }
+  }
+  return success();
+}
+
+} // namespace
+
+std::unique_ptr<CudaProgram> CudaProgram::create(ModuleOp source, StringRef chip,
+                                                 std::string &error) {
+  auto impl = std::make_unique<CudaProgramImpl>();
+  // Lower first, to read what each kernel needs, then finish to a cubin.
+  OwningOpRef<ModuleOp> module(source.clone());
+  PassManager lower(source.getContext());
+  lower.addPass(verify::createVerifyTagsPass());
+  lower.addPass(verify::createVerifySchedulePass());
+  lower.addPass(conversion::createConvertTileToNVGPUPass());
+  if (failed(lower.run(*module))) {
+    error = "the kernels could not be proved or lowered (see above)";
+    return nullptr;
+  }
+  module->walk([&](gpu::GPUFuncOp func) {
+    if (!func.isKernel())
+      return;
+    KernelInfo info;
+    info.params.assign(func.getArgumentTypes().begin(),
+                       func.getArgumentTypes().end());
+    info.block.assign(
+        func->getAttrOfType<DenseI64ArrayAttr>("tiletag.block").asArrayRef().begin(),
+        func->getAttrOfType<DenseI64ArrayAttr>("tiletag.block").asArrayRef().end());
+    info.sharedBytes =
+        func->getAttrOfType<IntegerAttr>("tiletag.shared_bytes").getInt();
+    info.workspaceBytes =
+        func->getAttrOfType<IntegerAttr>("tiletag.workspace_bytes").getInt();
+    for (Attribute a : func->getAttrOfType<ArrayAttr>("tiletag.tensor_maps")) {
+      auto dict = cast<DictionaryAttr>(a);
+      KernelInfo::Map m;
+      m.operand = dict.getAs<IntegerAttr>("operand").getInt();
+      auto box = dict.getAs<DenseI64ArrayAttr>("box").asArrayRef();
+      m.box.assign(box.begin(), box.end());
+      info.maps.push_back(m);
+    }
+    impl->kernels[func.getName()] = std::move(info);
+  });
+  PassManager finish(source.getContext());
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = chip.str();
+  nvvm.cubinFeatures = "+ptx80";
+  nvvm.cubinFormat = "bin";
+  nvvm.optLevel = 3;
+  finish.addPass(createCanonicalizerPass());
+  gpu::buildLowerToNVVMPassPipeline(finish, nvvm);
+  if (failed(finish.run(*module))) {
+    error = "the lowered kernels did not compile to a cubin (see above)";
+    return nullptr;
+  }
+  std::string cubin;
+  module->walk([&](gpu::BinaryOp binary) {
+    cubin = cast<gpu::ObjectAttr>(binary.getObjects()[0])
+                .getObject()
+                .getValue()
+                .str();
+  });
+
+  Driver &cu = impl->cu;
+  if (!cu.load(error))
+    return nullptr;
+  CUdevice device;
+  CUcontext context;
+  if (!cu.ok(cu.cuInit_(0), "cuInit", error) ||
+      !cu.ok(cu.cuDeviceGet_(&device, 0), "cuDeviceGet", error) ||
+      !cu.ok(cu.cuDevicePrimaryCtxRetain_(&context, device),
+             "cuDevicePrimaryCtxRetain", error) ||
+      !cu.ok(cu.cuCtxSetCurrent_(context), "cuCtxSetCurrent", error) ||
+      !cu.ok(cu.cuModuleLoadData_(&impl->module, cubin.data()),
+             "cuModuleLoadData", error))
+    return nullptr;
+  for (auto &entry : impl->kernels)
+    if (!cu.ok(cu.cuModuleGetFunction_(&entry.second.function, impl->module,
+                                       entry.getKey().str().c_str()),
+               "cuModuleGetFunction", error))
+      return nullptr;
+  return impl;
+}
+
+#else // !TILETAG_HAVE_CUDA_H
+
+std::unique_ptr<CudaProgram> CudaProgram::create(ModuleOp, StringRef,
+                                                 std::string &error) {
+  error = "this build of TileTag has no CUDA support (cuda.h was not found "
+          "at configure time)";
+  return nullptr;
+}
+
+#endif

@@ -1,0 +1,8 @@
+// Without a CUDA driver, --device=cuda still compiles the kernels, then
+// stops with a usage error (exit 2) that says what is missing.
+// UNSUPPORTED: cuda-gpu
+// REQUIRES: ptxas
+// RUN: not tiletag-run %examples/gemm.mlir --device=cuda 2>&1 | FileCheck %s
+// RUN: not tiletag-run %examples/gemm.mlir --device=tpu 2>&1 | FileCheck %s --check-prefix=BAD
+// CHECK: tiletag-run: error: --device=cuda: no CUDA driver (libcuda.so.1 cannot be opened)
+// BAD: tiletag-run: error: --device must be cpu or cuda, not 'tpu'
