@@ -110,7 +110,7 @@ def attention(reps):
     from torch.nn.attention import SDPBackend, sdpa_kernel
     import torch.nn.functional as F
     for B, H, S, D, causal in [(8, 16, 2048, 128, False), (8, 16, 2048, 128, True),
-                               (2, 16, 4096 // 2, 64, False), (2, 16, 8192, 128, False),
+                               (2, 16, 4096, 64, False), (2, 16, 8192, 128, False),
                                (1, 16, 16384, 128, True), (1, 32, 16384, 64, False)]:
         q, k, v = (torch.rand(B, H, S, D, device="cuda", dtype=torch.bfloat16) - 0.5
                    for _ in range(3))
