@@ -109,6 +109,7 @@ private:
   LogicalResult planTensorMaps();
   void planAccumulators();
   bool isWgmmaDot(tile::DotOp dot);
+  tile::ReadOp inPlaceOperand(Value operand);
   Ring *ringOf(Value buffer);
 
   // Emission.
@@ -159,6 +160,8 @@ private:
   SmallVector<TensorMap> tensorMaps;
   DenseMap<Operation *, unsigned> copyMaps; // tile.copy -> tensorMaps index
   DenseSet<Operation *> wgmmaDots;
+  // (wgmma dot, operand) -> shared memory of the operand staged for it.
+  DenseMap<std::pair<Operation *, unsigned>, int64_t> stagingOffset;
   DenseSet<Value> accValues; // tiles held as wgmma accumulators
   SmallVector<schedule::RoleOp> roles;
   bool usesWgmma = false;
@@ -226,9 +229,6 @@ LogicalResult KernelLowering::planShared() {
       total *= d;
     sharedBytes += total;
   }
-  // Room to align the dynamic shared memory base to 1024 bytes at run time.
-  if (sharedBytes)
-    sharedBytes += kRingAlignment;
   return status;
 }
 
@@ -304,6 +304,19 @@ static bool isZeroSplat(Value v) {
   return false;
 }
 
+/// The TMA-filled, swizzled slot read that a wgmma operand can use in place,
+/// if any; otherwise the operand is staged into shared memory first.
+tile::ReadOp KernelLowering::inPlaceOperand(Value operand) {
+  auto read = operand.getDefiningOp<tile::ReadOp>();
+  if (!read)
+    return nullptr;
+  Ring *ring = ringOf(read.getBuffer());
+  bool filledByTma = llvm::any_of(copyMaps, [&](auto &entry) {
+    return cast<tile::CopyOp>(entry.first).getDest() == read.getBuffer();
+  });
+  return ring && ring->swizzled && filledByTma ? read : nullptr;
+}
+
 bool KernelLowering::isWgmmaDot(tile::DotOp dot) {
   auto async = dyn_cast<schedule::AsyncOp>(dot->getParentOp());
   if (!async || async.getUnit() != schedule::AsyncUnit::wgmma)
@@ -318,34 +331,25 @@ bool KernelLowering::isWgmmaDot(tile::DotOp dot) {
     warpgroups = launch.getWarpgroups();
   if (warpgroups != 1)
     return false;
-  auto lhs = dot.getLhs().getDefiningOp<tile::ReadOp>();
-  auto rhs = dot.getRhs().getDefiningOp<tile::ReadOp>();
-  if (!lhs || !rhs)
-    return false;
-  Ring *a = ringOf(lhs.getBuffer()), *bRing = ringOf(rhs.getBuffer());
-  if (!a || !bRing || !a->swizzled || !bRing->swizzled)
-    return false;
-  Type et = a->type.getElementType();
+  auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+  Type et = lhsType.getElementType();
   if (!et.isBF16() && !et.isF16())
     return false;
-  int64_t m = a->tile[0], k = a->tile[1], n = bRing->tile[1];
-  // A is K-major in one 128-byte panel; B is N-major (transposed) in panels.
-  if (m % 64 || k * byteWidth(et) != kSwizzleBytes || k % 16 ||
-      bRing->tile[0] != k || n % 64 || n > 256)
+  int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1);
+  int64_t n = cast<RankedTensorType>(dot.getType()).getDimSize(1);
+  // A: K-major in one 128-byte swizzled panel. B: N-major in 128-byte
+  // panels (wgmma's transposed B), the layout TMA gives a [K, N] slot.
+  if (m % 64 || k * byteWidth(et) != kSwizzleBytes || n % 64 || n > 256)
     return false;
-  // Both rings are filled by TMA (their tensor maps give the swizzle).
-  auto filledByTma = [&](Value ring) {
-    return llvm::any_of(copyMaps,
-                        [&](auto &entry) {
-                          return cast<tile::CopyOp>(entry.first).getDest() ==
-                                 ring;
-                        });
-  };
-  if (!filledByTma(lhs.getBuffer()) || !filledByTma(rhs.getBuffer()))
-    return false;
-  // The commit and the wait that follow become the mma's own.
+  // The commit and the wait that follow become the mma's own; a staged
+  // operand is rewritten next time, so nothing may stay in flight then.
   auto commit = dyn_cast_or_null<schedule::CommitGroupOp>(async->getNextNode());
-  return commit && isa_and_nonnull<schedule::WaitGroupOp>(commit->getNextNode());
+  auto wait = commit ? dyn_cast_or_null<schedule::WaitGroupOp>(commit->getNextNode())
+                     : nullptr;
+  if (!wait)
+    return false;
+  bool staged = !inPlaceOperand(dot.getLhs()) || !inPlaceOperand(dot.getRhs());
+  return !staged || wait.getPending() == 0;
 }
 
 /// Finds the tiles that stay in wgmma accumulator registers: results of
@@ -394,15 +398,11 @@ void KernelLowering::planAccumulators() {
       }
     }
   }
-  // A dot outside any accumulator chain still runs on wgmma from a zero
-  // accumulator only; others fall back to the element-parallel dot.
-  for (Operation *dot : llvm::to_vector(wgmmaDots)) {
-    Value acc = cast<tile::DotOp>(dot).getAcc();
-    if (!candidates.contains(dot->getResult(0)) && !isZeroSplat(acc))
-      wgmmaDots.erase(dot);
-  }
+  // Dots outside an accumulator chain start from zero and add their
+  // accumulator afterwards; only chains keep results in registers.
   for (Operation *dot : wgmmaDots)
-    candidates.insert(dot->getResult(0));
+    if (isZeroSplat(cast<tile::DotOp>(dot).getAcc()))
+      candidates.insert(dot->getResult(0));
   accValues = std::move(candidates);
 }
 
@@ -895,60 +895,154 @@ LogicalResult KernelLowering::emitTmaCopy(tile::CopyOp copy, Value barriers,
 
 LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
                                         schedule::AsyncOp async) {
-  auto lhs = dot.getLhs().getDefiningOp<tile::ReadOp>();
-  auto rhs = dot.getRhs().getDefiningOp<tile::ReadOp>();
-  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
-                                          gpu::AddressSpace::Workgroup);
-  auto descriptorOf = [&](tile::ReadOp read) -> Value {
+  MLIRContext *ctx = b.getContext();
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto space3 = IntegerAttr::get(b.getI64Type(), 3);
+  auto dynamicShared = [&]() -> Value {
+    return gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                        MemRefLayoutAttrInterface(), space));
+  };
+  // A wgmma descriptor for the tile at `byte` (from the aligned base). Only
+  // the swizzle of the tensor-map type matters to it; the value is any of
+  // the kernel's tensor maps.
+  auto descriptor = [&](Value byte, ArrayRef<int64_t> shape,
+                        Type et) -> Value {
+    auto tileType =
+        MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space);
+    Value view = memref::ViewOp::create(b, loc, tileType, dynamicShared(), byte,
+                                        ValueRange{});
+    // The map's box is one 128-byte panel wide.
+    SmallVector<int64_t> box = {shape[0], kSwizzleBytes / byteWidth(et)};
+    auto mapType = nvgpu::TensorMapDescriptorType::get(
+        ctx, MemRefType::get(box, et, MemRefLayoutAttrInterface(), space3),
+        nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    Value ptr = tensorMaps.empty()
+                    ? LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(ctx))
+                          .getResult()
+                    : func.getArgument(tensorMaps.front().argument);
+    Value map =
+        UnrealizedConversionCastOp::create(b, loc, mapType, ptr).getResult(0);
+    auto descType = nvgpu::WarpgroupMatrixDescriptorType::get(
+        ctx, MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space3));
+    return nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descType, view,
+                                                        map);
+  };
+  auto slotByte = [&](tile::ReadOp read) -> Value {
     Ring *ring = ringOf(read.getBuffer());
-    const TensorMap *map = nullptr;
-    for (auto &[copy, i] : copyMaps)
-      if (cast<tile::CopyOp>(copy).getDest() == read.getBuffer())
-        map = &tensorMaps[i];
     SmallVector<Value> slotIdx;
     for (Value v : read.getIndices())
       slotIdx.push_back(scalar(v));
     Value slot = slotIndex(*ring, slotIdx);
-    Value byte = arith::AddIOp::create(
+    return arith::AddIOp::create(
         b, loc, arith::AddIOp::create(b, loc, ringBase, idx(ring->offset)),
         arith::MulIOp::create(b, loc, slot, idx(ring->slotBytes())));
-    Value dyn = gpu::DynamicSharedMemoryOp::create(
-        b, loc,
-        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                        MemRefLayoutAttrInterface(), space));
-    auto tileType = MemRefType::get(ring->tile, ring->type.getElementType(),
-                                    MemRefLayoutAttrInterface(), space);
-    Value view = memref::ViewOp::create(b, loc, tileType, dyn, byte, ValueRange{});
-    auto descType = nvgpu::WarpgroupMatrixDescriptorType::get(
-        b.getContext(),
-        MemRefType::get(ring->tile, ring->type.getElementType(),
-                        MemRefLayoutAttrInterface(),
-                        IntegerAttr::get(b.getI64Type(), 3)));
-    return nvgpu::WarpgroupGenerateDescriptorOp::create(
-        b, loc, descType, view, descriptors[map - tensorMaps.data()]);
   };
-  Value descA = descriptorOf(lhs), descB = descriptorOf(rhs);
+
+  // Each operand: its slot in place, or staged by the group (swizzled like a
+  // TMA slot), with the writes made visible to the async proxy wgmma reads
+  // through.
+  bool anyStaged = false;
+  auto operandDescriptor = [&](unsigned i) -> FailureOr<Value> {
+    Value operand = dot->getOperand(i);
+    auto type = cast<RankedTensorType>(operand.getType());
+    Type et = type.getElementType();
+    if (tile::ReadOp read = inPlaceOperand(operand))
+      return descriptor(slotByte(read), type.getShape(), et);
+    if (failed(prepare(operand)))
+      return failure();
+    Value base = arith::AddIOp::create(b, loc, ringBase,
+                                       idx(stagingOffset.lookup({dot, i})));
+    Ring staged;
+    staged.type = MemRefType::get(type.getShape(), et);
+    staged.tile.assign(type.getShape().begin(), type.getShape().end());
+    staged.swizzled = true;
+    auto viewType = MemRefType::get({type.getNumElements()}, et,
+                                    MemRefLayoutAttrInterface(), space);
+    LogicalResult status = success();
+    forEachElement(
+        type.getShape(),
+        [&](ValueRange index) -> LogicalResult {
+          FailureOr<Value> e = element(operand, index);
+          if (failed(e))
+            return failure();
+          Value view = memref::ViewOp::create(b, loc, viewType, dynamicShared(),
+                                              base, ValueRange{});
+          memref::StoreOp::create(b, loc, *e, view,
+                                  sharedElementIndex(staged, idx(0), index));
+          return success();
+        },
+        status);
+    if (failed(status))
+      return failure();
+    anyStaged = true;
+    return descriptor(base, type.getShape(), et);
+  };
+  FailureOr<Value> descA = operandDescriptor(0);
+  FailureOr<Value> descB = operandDescriptor(1);
+  if (failed(descA) || failed(descB))
+    return failure();
+  if (anyStaged) {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    groupBarrier();
+  }
+
   auto type = cast<RankedTensorType>(dot.getType());
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
-      b.getContext(), VectorType::get(type.getShape(), b.getF32Type()));
+      ctx, VectorType::get(type.getShape(), b.getF32Type()));
   Value acc;
+  bool addAfter = false;
   if (isZeroSplat(dot.getAcc())) {
     acc = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
-  } else {
-    auto it = tiles.find(dot.getAcc());
-    if (it == tiles.end() || it->second.kind != TileRep::Acc)
-      return fail(dot, "accumulator is not in wgmma registers");
+  } else if (auto it = tiles.find(dot.getAcc());
+             it != tiles.end() && it->second.kind == TileRep::Acc) {
     acc = it->second.value;
+  } else {
+    acc = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
+    addAfter = true;
   }
   auto commit = cast<schedule::CommitGroupOp>(async->getNextNode());
   auto wait = cast<schedule::WaitGroupOp>(commit->getNextNode());
   consumed.insert(commit);
   consumed.insert(wait);
   Value d = nvgpu::WarpgroupMmaOp::create(
-      b, loc, accType, descA, descB, b.getI64IntegerAttr(wait.getPending()),
-      UnitAttr(), b.getUnitAttr(), acc);
+      b, loc, accType, *descA, *descB, b.getI64IntegerAttr(wait.getPending()),
+      UnitAttr(), /*transposeB=*/b.getUnitAttr(), acc);
   usesWgmma = true;
-  tiles[dot.getResult()] = {TileRep::Acc, nullptr, d, nullptr};
+  if (!addAfter) {
+    tiles[dot.getResult()] = {TileRep::Acc, nullptr, d, nullptr};
+  } else {
+    // result = A B + acc: the product leaves the registers, then the
+    // accumulator is added element by element (the wait above was depth 0).
+    if (failed(prepare(dot.getAcc())))
+      return failure();
+    Value buffer = allocBuffer(type);
+    nvgpu::WarpgroupMmaStoreOp::create(b, loc, d, buffer);
+    groupBarrier();
+    LogicalResult status = success();
+    forEachElement(
+        type.getShape(),
+        [&](ValueRange index) -> LogicalResult {
+          FailureOr<Value> a = element(dot.getAcc(), index);
+          if (failed(a))
+            return failure();
+          Value p = memref::LoadOp::create(b, loc, buffer, index);
+          memref::StoreOp::create(b, loc, arith::AddFOp::create(b, loc, p, *a),
+                                  buffer, index);
+          return success();
+        },
+        status);
+    groupBarrier();
+    if (failed(status))
+      return failure();
+    tiles[dot.getResult()] = {TileRep::Buffer, nullptr, buffer, nullptr};
+  }
   tiles[async.getResult(0)] = tiles[dot.getResult()];
   return success();
 }
@@ -1301,8 +1395,12 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
                                slotIndex(*ring, slotIdx), ring};
     // Only wgmma reads the slot in place; others take a copy now, before the
     // slot can be released and refilled.
-    bool onlyWgmma = llvm::all_of(read->getUsers(), [&](Operation *user) {
-      return wgmmaDots.contains(user) || isa<tag::TagDialect>(user->getDialect());
+    Value v = read.getResult();
+    bool onlyWgmma = llvm::all_of(v.getUsers(), [&](Operation *user) {
+      auto dot = dyn_cast<tile::DotOp>(user);
+      return (dot && wgmmaDots.contains(dot) && dot.getAcc() != v &&
+              inPlaceOperand(v)) ||
+             isa<tag::TagDialect>(user->getDialect()) || ghosts.contains(user);
     });
     if (!onlyWgmma)
       return materialize(read.getResult());
@@ -1506,6 +1604,21 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   if (failed(planShared()) || failed(planTensorMaps()))
     return failure();
   planAccumulators();
+  // Shared memory for A operands staged for wgmma, after the rings.
+  for (Operation *op : wgmmaDots) {
+    for (unsigned i : {0u, 1u}) {
+      Value operand = op->getOperand(i);
+      if (inPlaceOperand(operand))
+        continue;
+      auto type = cast<RankedTensorType>(operand.getType());
+      sharedBytes = llvm::alignTo(sharedBytes, kRingAlignment);
+      stagingOffset[{op, i}] = sharedBytes;
+      sharedBytes += type.getNumElements() * byteWidth(type.getElementType());
+    }
+  }
+  // Room to align the dynamic shared memory base to 1024 bytes at run time.
+  if (sharedBytes)
+    sharedBytes += kRingAlignment;
   // Pure computations whose results only reach tag ops are not lowered.
   for (bool changed = true; changed;) {
     changed = false;
@@ -1590,7 +1703,7 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
 
   // Rings start at the dynamic shared memory base rounded up to 1024 bytes.
   auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  if (!rings.empty()) {
+  if (sharedBytes) {
     Value dyn = gpu::DynamicSharedMemoryOp::create(
         b, loc,
         MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),

@@ -1,15 +1,18 @@
 // Every bundled example compiles to sm_90a PTX that ptxas accepts without
 // spilling. Attention's K/V ring is filled by TMA and guarded by mbarriers;
-// its dots run element-parallel (not on wgmma yet: Q is not in a TMA-filled
-// shared ring and the P tile is computed in registers).
+// its dots run on wgmma: Q, K^T and P are staged into swizzled shared memory
+// (then fenced for the async proxy), V is read in place from its slot.
+// Split-k and MoE stage their loaded tiles for wgmma the same way.
 // REQUIRES: ptxas
 // RUN: tiletag-opt %examples/attention.mlir --tiletag-compile-cuda="format=isa output=%t.attention.ptx" -o /dev/null
 // RUN: FileCheck %s --check-prefix=ATTN < %t.attention.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.attention.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tiletag-opt %examples/gemm_splitk.mlir --tiletag-compile-cuda="format=isa output=%t.splitk.ptx" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t.splitk.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: FileCheck %s --check-prefix=WGMMA < %t.splitk.ptx
 // RUN: tiletag-opt %examples/moe.mlir --tiletag-compile-cuda="format=isa output=%t.moe.ptx" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t.moe.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: FileCheck %s --check-prefix=WGMMA < %t.moe.ptx
 // RUN: tiletag-opt %examples/softmax.mlir --tiletag-compile-cuda="format=isa output=%t.softmax.ptx" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t.softmax.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tiletag-opt %examples/layernorm.mlir --tiletag-compile-cuda="format=isa output=%t.layernorm.ptx" -o /dev/null
@@ -24,6 +27,13 @@
 // ATTN-DAG: mbarrier.try_wait.parity.shared.b64
 // ATTN-DAG: mbarrier.arrive.expect_tx.shared.b64
 // ATTN-DAG: setmaxnreg.inc.sync.aligned.u32
+// ATTN-DAG: fence.proxy.async.shared::cta
+// ATTN-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// ATTN-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// ATTN-DAG: wgmma.wait_group.sync.aligned 0
+
+// WGMMA: fence.proxy.async.shared::cta
+// WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 
 // NOSPILL-NOT: error
 // NOSPILL: 0 bytes spill stores, 0 bytes spill loads
