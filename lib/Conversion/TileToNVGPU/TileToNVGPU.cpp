@@ -318,8 +318,10 @@ tile::ReadOp KernelLowering::inPlaceOperand(Value operand) {
 }
 
 bool KernelLowering::isWgmmaDot(tile::DotOp dot) {
+  // A dot outside a wgmma region runs on wgmma synchronously (waited for at
+  // once): the same refinement of its sequential meaning.
   auto async = dyn_cast<schedule::AsyncOp>(dot->getParentOp());
-  if (!async || async.getUnit() != schedule::AsyncUnit::wgmma)
+  if (async && async.getUnit() != schedule::AsyncUnit::wgmma)
     return false;
   // One warpgroup issues it: a role of one warpgroup, or a one-warpgroup CTA.
   auto role = dot->getParentOfType<schedule::RoleOp>();
@@ -343,13 +345,19 @@ bool KernelLowering::isWgmmaDot(tile::DotOp dot) {
     return false;
   // The commit and the wait that follow become the mma's own; a staged
   // operand is rewritten next time, so nothing may stay in flight then.
-  auto commit = dyn_cast_or_null<schedule::CommitGroupOp>(async->getNextNode());
-  auto wait = commit ? dyn_cast_or_null<schedule::WaitGroupOp>(commit->getNextNode())
-                     : nullptr;
-  if (!wait)
-    return false;
+  int64_t pending = 0;
+  if (async) {
+    auto commit =
+        dyn_cast_or_null<schedule::CommitGroupOp>(async->getNextNode());
+    auto wait = commit ? dyn_cast_or_null<schedule::WaitGroupOp>(
+                             commit->getNextNode())
+                       : nullptr;
+    if (!wait)
+      return false;
+    pending = wait.getPending();
+  }
   bool staged = !inPlaceOperand(dot.getLhs()) || !inPlaceOperand(dot.getRhs());
-  return !staged || wait.getPending() == 0;
+  return !staged || pending == 0;
 }
 
 /// Finds the tiles that stay in wgmma accumulator registers: results of
@@ -1007,12 +1015,16 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
     acc = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
     addAfter = true;
   }
-  auto commit = cast<schedule::CommitGroupOp>(async->getNextNode());
-  auto wait = cast<schedule::WaitGroupOp>(commit->getNextNode());
-  consumed.insert(commit);
-  consumed.insert(wait);
+  int64_t pending = 0;
+  if (async) {
+    auto commit = cast<schedule::CommitGroupOp>(async->getNextNode());
+    auto wait = cast<schedule::WaitGroupOp>(commit->getNextNode());
+    consumed.insert(commit);
+    consumed.insert(wait);
+    pending = wait.getPending();
+  }
   Value d = nvgpu::WarpgroupMmaOp::create(
-      b, loc, accType, *descA, *descB, b.getI64IntegerAttr(wait.getPending()),
+      b, loc, accType, *descA, *descB, b.getI64IntegerAttr(pending),
       UnitAttr(), /*transposeB=*/b.getUnitAttr(), acc);
   usesWgmma = true;
   if (!addAfter) {
@@ -1043,7 +1055,8 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
       return failure();
     tiles[dot.getResult()] = {TileRep::Buffer, nullptr, buffer, nullptr};
   }
-  tiles[async.getResult(0)] = tiles[dot.getResult()];
+  if (async)
+    tiles[async.getResult(0)] = tiles[dot.getResult()];
   return success();
 }
 
@@ -1413,6 +1426,8 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
   if (auto write = dyn_cast<tile::WriteOp>(op))
     return emitWrite(write);
   if (auto dot = dyn_cast<tile::DotOp>(op)) {
+    if (wgmmaDots.contains(dot))
+      return emitWgmma(dot, nullptr);
     for (Value v : {dot.getLhs(), dot.getRhs(), dot.getAcc()})
       if (failed(prepare(v)))
         return failure();
