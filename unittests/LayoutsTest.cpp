@@ -55,6 +55,21 @@ TEST(LayoutsTest, WgmmaAccumulatorIsABijection) {
   }
 }
 
+// The lowering computes only the thread-dependent part of an accumulator
+// element at run time and adds the register's part as a constant: that split
+// must hold for every thread and register.
+TEST(LayoutsTest, WgmmaAccumulatorSplitsIntoThreadAndRegisterParts) {
+  for (int64_t n : {64, 128, 256})
+    for (int64_t t = 0; t < 128; ++t)
+      for (int64_t r = 0; r < wgmmaAccumulatorRegisters(n); ++r) {
+        Coord whole = wgmmaAccumulatorElement(t, r);
+        Coord byThread = wgmmaAccumulatorElement(t, 0);
+        Coord byReg = wgmmaAccumulatorElement(0, r);
+        ASSERT_EQ(whole, (Coord{byThread.row + byReg.row, byThread.col + byReg.col}))
+            << "thread " << t << " register " << r;
+      }
+}
+
 TEST(LayoutsTest, Swizzle128BTable) {
   EXPECT_EQ(swizzle128B(0), 0);
   EXPECT_EQ(swizzle128B(16), 16);

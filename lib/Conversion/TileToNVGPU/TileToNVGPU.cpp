@@ -16,6 +16,7 @@
 
 #include "TileTag/Conversion/Passes.h"
 
+#include "TileTag/Conversion/Layouts.h"
 #include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
 #include "TileTag/Dialect/Tag/IR/TagOps.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
@@ -125,6 +126,7 @@ private:
   LogicalResult emitCopy(tile::CopyOp op);
   LogicalResult emitWrite(tile::WriteOp op);
   LogicalResult materialize(Value tile);
+  void storeAccumulator(Value acc, RankedTensorType type, Value buffer);
   LogicalResult prepare(Value tile);
   FailureOr<Value> element(Value tile, ValueRange idx);
   Value globalElement(Value memref, ArrayRef<int64_t> tileShape,
@@ -716,6 +718,44 @@ FailureOr<Value> KernelLowering::element(Value tile, ValueRange index) {
   return fail(op, "no element-wise lowering for this op");
 }
 
+/// Stores a wgmma accumulator held by the group's warpgroup. (The upstream
+/// nvgpu.warpgroup.mma.store derives rows from the CTA-wide thread id, which
+/// is wrong for any warpgroup but the first.) Thread t of the warpgroup holds,
+/// in register r of each 64-row block, the element the layout library gives:
+/// it is the sum of a part that depends on t alone and one that depends on r
+/// alone (checked in LayoutsTest), so only the first is computed at run time.
+void KernelLowering::storeAccumulator(Value acc, RankedTensorType type,
+                                      Value buffer) {
+  MLIRContext *ctx = b.getContext();
+  int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+  int64_t regs = layout::wgmmaAccumulatorRegisters(n);
+  Type f32 = b.getF32Type();
+  auto inner = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(regs, f32));
+  auto outer = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(m / 64, inner));
+  Value st = UnrealizedConversionCastOp::create(b, loc, outer, acc).getResult(0);
+  Value t = arith::SubIOp::create(b, loc, tid, idx(group.first));
+  Value warp = arith::DivUIOp::create(b, loc, t, idx(32));
+  Value lane = arith::RemUIOp::create(b, loc, t, idx(32));
+  Value rowBase = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, idx(16)),
+      arith::DivUIOp::create(b, loc, lane, idx(4)));
+  Value colBase = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, lane, idx(4)), idx(2));
+  for (int64_t i = 0; i < m / 64; ++i) {
+    Value block = LLVM::ExtractValueOp::create(b, loc, st, i);
+    for (int64_t r = 0; r < regs; ++r) {
+      layout::Coord off = layout::wgmmaAccumulatorElement(0, r);
+      Value v = LLVM::ExtractValueOp::create(b, loc, block, r);
+      Value row = arith::AddIOp::create(b, loc, rowBase, idx(64 * i + off.row));
+      Value col = arith::AddIOp::create(b, loc, colBase, idx(off.col));
+      memref::StoreOp::create(b, loc, v, buffer, ValueRange{row, col});
+    }
+  }
+  simtSinceBarrier = true;
+}
+
 LogicalResult KernelLowering::materialize(Value tile) {
   auto type = cast<RankedTensorType>(tile.getType());
   TileRep &rep = tiles[tile];
@@ -723,7 +763,7 @@ LogicalResult KernelLowering::materialize(Value tile) {
     return success();
   if (rep.kind == TileRep::Acc) {
     Value buffer = allocBuffer(type);
-    nvgpu::WarpgroupMmaStoreOp::create(b, loc, rep.value, buffer);
+    storeAccumulator(rep.value, type, buffer);
     groupBarrier();
     tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
     return success();
@@ -1035,7 +1075,7 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
     if (failed(prepare(dot.getAcc())))
       return failure();
     Value buffer = allocBuffer(type);
-    nvgpu::WarpgroupMmaStoreOp::create(b, loc, d, buffer);
+    storeAccumulator(d, type, buffer);
     groupBarrier();
     LogicalResult status = success();
     forEachElement(

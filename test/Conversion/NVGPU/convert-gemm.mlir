@@ -40,7 +40,12 @@
 // CHECK: nvgpu.mbarrier.arrive
 // CHECK: scf.yield
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: nvgpu.warpgroup.mma.store
+// The accumulator leaves the registers by the wgmma fragment layout, rows
+// counted from the consumer warpgroup's first thread (128).
+// CHECK: builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>> to !llvm.struct<(struct<(f32,
+// CHECK: arith.subi %thread_id_x, %c128
+// CHECK: llvm.extractvalue
+// CHECK: memref.store
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK: gpu.return
 // CHECK-NOT: tile.kernel
