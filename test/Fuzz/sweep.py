@@ -19,6 +19,9 @@ import tempfile
 PASSES = ["--tiletag-strip-schedule", "--tiletag-strip-tags", "--tiletag-describe"]
 # With --verify, variants go through both checkers instead (slower: fewer).
 VERIFY = ["--tiletag-verify-tags=timeout-ms=2000", "--tiletag-verify-schedule=timeout-ms=2000"]
+# With --lower, variants go through the Hopper lowering to PTX (unproved
+# variants are let through, so that the lowering sees them all).
+LOWER = ["--tiletag-compile-cuda=verify=0 allow-unverified=1 format=isa"]
 
 
 def truncations(text, count):
@@ -110,12 +113,13 @@ def run_npy(run_tool, examples, data, index):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--verify"]
+    args = [a for a in sys.argv[1:] if a not in ("--verify", "--lower")]
     verify = "--verify" in sys.argv
+    lower = "--lower" in sys.argv
     tool, examples = args[0], args[1]
     run_tool = args[2] if len(args) > 2 else None
-    passes = VERIFY if verify else PASSES
-    per_file = 30 if verify else 60
+    passes = VERIFY if verify else LOWER if lower else PASSES
+    per_file = 30 if verify or lower else 60
     rng = random.Random(20261202)
     jobs = []
     for file in sorted(os.listdir(examples)):

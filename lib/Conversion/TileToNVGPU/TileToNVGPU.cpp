@@ -758,7 +758,7 @@ void KernelLowering::storeAccumulator(Value acc, RankedTensorType type,
 
 LogicalResult KernelLowering::materialize(Value tile) {
   auto type = cast<RankedTensorType>(tile.getType());
-  TileRep &rep = tiles[tile];
+  TileRep rep = tiles.lookup(tile);
   if (rep.kind == TileRep::Buffer)
     return success();
   if (rep.kind == TileRep::Acc) {
@@ -1096,7 +1096,7 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
     tiles[dot.getResult()] = {TileRep::Buffer, nullptr, buffer, nullptr};
   }
   if (async)
-    tiles[async.getResult(0)] = tiles[dot.getResult()];
+    tiles[async.getResult(0)] = TileRep(tiles.lookup(dot.getResult()));
   return success();
 }
 
@@ -1142,7 +1142,7 @@ LogicalResult KernelLowering::emitAsync(schedule::AsyncOp op) {
   auto yield = cast<schedule::YieldOp>(op.getBody().front().getTerminator());
   for (auto [res, v] : llvm::zip(op.getResults(), yield.getValues())) {
     if (tiles.count(v))
-      tiles[res] = tiles[v];
+      tiles[res] = TileRep(tiles.lookup(v));
     else if (Value s = scalar(v))
       mapping.map(res, s);
   }
@@ -1181,7 +1181,7 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
       if (isZeroSplat(init))
         v = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
       else
-        v = tiles[init].value;
+        v = tiles.lookup(init).value;
       carriedIndex[i] = inits.size();
       inits.push_back(v);
       continue;
@@ -1261,9 +1261,9 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
         return failure();
     }
     for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
-      if (!buffers[i] || tiles[v].value == buffers[i])
+      if (!buffers[i] || tiles.lookup(v).value == buffers[i])
         continue;
-      Value src = tiles[v].value, dst = buffers[i];
+      Value src = tiles.lookup(v).value, dst = buffers[i];
       auto type = cast<RankedTensorType>(v.getType());
       LogicalResult status = success();
       forEachElement(
@@ -1366,7 +1366,7 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
   if (auto attach = dyn_cast<tag::AttachOp>(op)) {
     Value in = attach->getOperand(0);
     if (tiles.count(in))
-      tiles[attach->getResult(0)] = tiles[in];
+      tiles[attach->getResult(0)] = TileRep(tiles.lookup(in));
     else if (absent.contains(in))
       absent.insert(attach->getResult(0));
     else
@@ -1390,7 +1390,7 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
     auto yield = cast<schedule::YieldOp>(role.getBody().front().getTerminator());
     for (auto [res, v] : llvm::zip(role.getResults(), yield.getValues())) {
       if (tiles.count(v))
-        tiles[res] = tiles[v];
+        tiles[res] = TileRep(tiles.lookup(v));
       else
         mapping.map(res, scalar(v));
     }
@@ -1473,7 +1473,7 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
         return failure();
     // Operands computed element-wise are formed once, not once per product.
     for (Value v : {dot.getLhs(), dot.getRhs()})
-      if (tiles[v].kind == TileRep::Lazy && failed(materialize(v)))
+      if (tiles.lookup(v).kind == TileRep::Lazy && failed(materialize(v)))
         return failure();
     auto type = dot.getType();
     int64_t k = cast<RankedTensorType>(dot.getLhs().getType()).getDimSize(1);
