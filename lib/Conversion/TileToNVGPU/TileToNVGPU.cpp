@@ -1396,6 +1396,20 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
     }
     return success();
   }
+  // Every scalar operand must have been lowered already (ghost values of
+  // tags, for instance, have no run-time value).
+  for (Value v : op->getOperands()) {
+    Type t = v.getType();
+    if (isa<RankedTensorType, schedule::MBarrierType>(t) || ringOf(v) ||
+        mapping.contains(v))
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (isa_and_nonnull<tag::FieldOp>(def) || (def && ghosts.contains(def)))
+      return fail(op, "uses the ghost value of a tag, which has no run-time "
+                      "value");
+    return fail(op, absent.contains(v) ? "uses a value of another warp role"
+                                       : "an operand has no lowering");
+  }
   if (auto async = dyn_cast<schedule::AsyncOp>(op))
     return emitAsync(async);
   if (auto loop = dyn_cast<scf::ForOp>(op))

@@ -83,3 +83,18 @@ tile.kernel @store_outside_roles(%X: memref<?x?xf32>) grid(1) attributes {
   tile.store %t, %X[%c0, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
   tile.return
 }
+
+// -----
+
+// A tag's ghost field has no run-time value.
+tile.kernel @ghost_bound(%X: memref<?x?xf32> {tile.name = "X"}) grid(1) attributes {tag.verified} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = tile.load %X[%c0, %c0] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
+  %f = tag.field %t["X", 0] : tensor<64x64xf32>
+  // expected-error @+1 {{cannot be lowered to NVGPU: uses the ghost value of a tag, which has no run-time value}}
+  scf.for %i = %c0 to %f step %c1 {
+    tile.store %t, %X[%i, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  }
+  tile.return
+}
