@@ -127,6 +127,9 @@ private:
   LogicalResult emitWrite(tile::WriteOp op);
   LogicalResult materialize(Value tile);
   void storeAccumulator(Value acc, RankedTensorType type, Value buffer);
+  void forEachAccumulatorElement(
+      Value acc, RankedTensorType type,
+      function_ref<void(Value v, Value row, Value col)> body);
   LogicalResult prepare(Value tile);
   FailureOr<Value> element(Value tile, ValueRange idx);
   Value globalElement(Value memref, ArrayRef<int64_t> tileShape,
@@ -726,6 +729,14 @@ FailureOr<Value> KernelLowering::element(Value tile, ValueRange index) {
 /// alone (checked in LayoutsTest), so only the first is computed at run time.
 void KernelLowering::storeAccumulator(Value acc, RankedTensorType type,
                                       Value buffer) {
+  forEachAccumulatorElement(acc, type, [&](Value v, Value row, Value col) {
+    memref::StoreOp::create(b, loc, v, buffer, ValueRange{row, col});
+  });
+}
+
+void KernelLowering::forEachAccumulatorElement(
+    Value acc, RankedTensorType type,
+    function_ref<void(Value v, Value row, Value col)> body) {
   MLIRContext *ctx = b.getContext();
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   int64_t regs = layout::wgmmaAccumulatorRegisters(n);
@@ -750,7 +761,7 @@ void KernelLowering::storeAccumulator(Value acc, RankedTensorType type,
       Value v = LLVM::ExtractValueOp::create(b, loc, block, r);
       Value row = arith::AddIOp::create(b, loc, rowBase, idx(64 * i + off.row));
       Value col = arith::AddIOp::create(b, loc, colBase, idx(off.col));
-      memref::StoreOp::create(b, loc, v, buffer, ValueRange{row, col});
+      body(v, row, col);
     }
   }
   simtSinceBarrier = true;
@@ -799,8 +810,6 @@ LogicalResult KernelLowering::emitBlock(Block &block) {
 }
 
 LogicalResult KernelLowering::emitStore(tile::StoreOp op) {
-  if (failed(prepare(op.getValue())))
-    return failure();
   auto type = cast<RankedTensorType>(op.getValue().getType());
   SmallVector<Value> blockIdx, offsets, bounds;
   for (Value v : op.getIndices())
@@ -811,6 +820,21 @@ LogicalResult KernelLowering::emitStore(tile::StoreOp op) {
     bounds.push_back(scalar(v));
   Value dest = scalar(op.getDest());
   bool add = op.getCombine().has_value();
+  // A wgmma accumulator goes straight from its registers to memory.
+  if (auto it = tiles.find(op.getValue());
+      it != tiles.end() && it->second.kind == TileRep::Acc) {
+    Type et = cast<MemRefType>(dest.getType()).getElementType();
+    forEachAccumulatorElement(
+        it->second.value, type, [&](Value v, Value row, Value col) {
+          if (et != v.getType() && isa<FloatType>(et))
+            v = arith::TruncFOp::create(b, loc, et, v);
+          globalStore(dest, type.getShape(), blockIdx, offsets, bounds,
+                      ValueRange{row, col}, v, add);
+        });
+    return success();
+  }
+  if (failed(prepare(op.getValue())))
+    return failure();
   LogicalResult status = success();
   forEachElement(
       type.getShape(),

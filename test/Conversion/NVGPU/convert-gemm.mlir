@@ -15,7 +15,7 @@
 // CHECK-SAME: tiletag.shared_bytes = 132096
 // CHECK-SAME: tiletag.tensor_maps = [{box = array<i64: 128, 64>, operand = 0 : i64, swizzle = 128 : i64}, {box = array<i64: 64, 64>, operand = 1 : i64, swizzle = 128 : i64}]
 // CHECK-SAME: tiletag.wgmma = true
-// CHECK-SAME: tiletag.workspace_bytes = 65536
+// CHECK-SAME: tiletag.workspace_bytes = 0
 // CHECK: builtin.unrealized_conversion_cast %[[MAPA]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x64xbf16, 3>, swizzle = swizzle_128b
 // CHECK: nvgpu.mbarrier.create
 // CHECK: nvgpu.mbarrier.init
@@ -40,12 +40,14 @@
 // CHECK: nvgpu.mbarrier.arrive
 // CHECK: scf.yield
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// The accumulator leaves the registers by the wgmma fragment layout, rows
-// counted from the consumer warpgroup's first thread (128).
+// The accumulator goes from registers straight to C by the wgmma fragment
+// layout, rows counted from the consumer warpgroup's first thread (128),
+// each element clipped at C's edges.
 // CHECK: builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>> to !llvm.struct<(struct<(f32,
 // CHECK: arith.subi %thread_id_x, %c128
 // CHECK: llvm.extractvalue
-// CHECK: memref.store
-// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %arg2
+// CHECK-NOT: nvvm.barrier
 // CHECK: gpu.return
 // CHECK-NOT: tile.kernel
