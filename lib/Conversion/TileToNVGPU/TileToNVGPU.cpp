@@ -126,6 +126,7 @@ private:
   LogicalResult emitCopy(tile::CopyOp op);
   LogicalResult emitWrite(tile::WriteOp op);
   LogicalResult materialize(Value tile);
+  LogicalResult fillBuffer(Value buffer, Value tile);
   void storeAccumulator(Value acc, RankedTensorType type, Value buffer);
   void forEachAccumulatorElement(
       Value acc, RankedTensorType type,
@@ -779,12 +780,20 @@ LogicalResult KernelLowering::materialize(Value tile) {
     tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
     return success();
   }
+  Value buffer = allocBuffer(type);
+  LogicalResult status = fillBuffer(buffer, tile);
+  groupBarrier();
+  tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
+  return status;
+}
+
+/// The group writes every element of `tile` into `buffer` (no barrier).
+LogicalResult KernelLowering::fillBuffer(Value buffer, Value tile) {
   if (failed(prepare(tile)))
     return failure();
-  Value buffer = allocBuffer(type);
   LogicalResult status = success();
   forEachElement(
-      type.getShape(),
+      cast<RankedTensorType>(tile.getType()).getShape(),
       [&](ValueRange index) -> LogicalResult {
         FailureOr<Value> e = element(tile, index);
         if (failed(e))
@@ -793,8 +802,6 @@ LogicalResult KernelLowering::materialize(Value tile) {
         return success();
       },
       status);
-  groupBarrier();
-  tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
   return status;
 }
 
@@ -1211,22 +1218,8 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
       continue;
     }
     if (auto type = dyn_cast<RankedTensorType>(arg.getType())) {
-      if (failed(prepare(init)))
-        return failure();
       buffers[i] = allocBuffer(type);
-      Value buffer = buffers[i];
-      LogicalResult status = success();
-      forEachElement(
-          type.getShape(),
-          [&](ValueRange index) -> LogicalResult {
-            FailureOr<Value> e = element(init, index);
-            if (failed(e))
-              return failure();
-            memref::StoreOp::create(b, loc, *e, buffer, index);
-            return success();
-          },
-          status);
-      if (failed(status))
+      if (failed(fillBuffer(buffers[i], init)))
         return failure();
       continue;
     }
@@ -1347,22 +1340,7 @@ LogicalResult KernelLowering::emitIf(scf::IfOp op) {
         results.push_back(scalar(v));
         continue;
       }
-      if (failed(prepare(v)))
-        return failure();
-      auto type = cast<RankedTensorType>(v.getType());
-      LogicalResult status = success();
-      Value dst = buffers[i];
-      forEachElement(
-          type.getShape(),
-          [&](ValueRange index) -> LogicalResult {
-            FailureOr<Value> e = element(v, index);
-            if (failed(e))
-              return failure();
-            memref::StoreOp::create(b, loc, *e, dst, index);
-            return success();
-          },
-          status);
-      if (failed(status))
+      if (failed(fillBuffer(buffers[i], v)))
         return failure();
     }
     scf::YieldOp::create(b, loc, results);
