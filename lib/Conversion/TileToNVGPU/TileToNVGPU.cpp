@@ -968,7 +968,6 @@ LogicalResult KernelLowering::emitTmaCopy(tile::CopyOp copy, Value barriers,
     nvgpu::TmaAsyncLoadOp::create(b, loc, dst, barriers, descriptor, coords,
                                   barrierIndex, Value(), Value());
   }
-  (void)copy;
   return success();
 }
 

@@ -140,7 +140,7 @@ LogicalResult CudaProgramImpl::run(StringRef name,
   }
   KernelInfo &info = it->second;
   SmallVector<CUdeviceptr> allocations;
-  auto cleanup = llvm::make_scope_exit([&] {
+  llvm::scope_exit cleanup([&] {
     for (CUdeviceptr p : allocations)
       cu.cuMemFree_(p);
   });
