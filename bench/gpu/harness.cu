@@ -387,7 +387,10 @@ static void gemm(std::map<std::string, Kernel> &ks, cublasHandle_t blas,
   Tensor C = alloc({M, N}, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4);
   Tensor Cref = alloc({M, N}, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4);
   const Kernel &k = ks.at(kernel);
-  std::vector<unsigned> grid = {ceilDiv(M, 128), ceilDiv(N, 128)};
+  // The grids of the examples' #tile.launch: 128x128 tiles, 128x256 for
+  // gemm_wide, a third dimension of splits for split-k.
+  int64_t tileN = kernel == "gemm_wide" ? 256 : 128;
+  std::vector<unsigned> grid = {ceilDiv(M, 128), ceilDiv(N, tileN)};
   if (splits)
     grid.push_back(splits);
   std::vector<Launch *> launches;
@@ -571,6 +574,7 @@ int main(int argc, char **argv) {
 
   // Correctness at ragged sizes first.
   gemm(ks, blas, "gemm", 1000, 744, 520, 0, 1);
+  gemm(ks, blas, "gemm_wide", 1000, 744, 520, 0, 1);
   attention(ks, 2, 1000, 64, true, 1, true);
   attention(ks, 2, 777, 128, false, 1, true);
 
@@ -582,7 +586,8 @@ int main(int argc, char **argv) {
                                                   {16384, 4096, 14336},
                                                   {64, 8192, 8192},
                                                   {128, 8192, 8192}})
-    gemm(ks, blas, "gemm", s[0], s[1], s[2], 0, reps);
+    for (const char *kernel : {"gemm", "gemm_wide"})
+      gemm(ks, blas, kernel, s[0], s[1], s[2], 0, reps);
   // Split-k: small M, large K.
   gemm(ks, blas, "gemm_splitk_atomic", 128, 8192, 8192, 4, reps);
   // Attention (peers in peers.py); the element-parallel path is slow, so

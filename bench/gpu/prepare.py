@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 
-EXAMPLES = ["gemm", "gemm_splitk", "attention", "moe"]
+EXAMPLES = ["gemm", "gemm_wide", "gemm_splitk", "attention", "moe"]
 
 
 def main():

@@ -862,7 +862,9 @@ LogicalResult Interpreter::run(Operation &op) {
             return success();
           })
       .Case<tag::AttachOp>([&](tag::AttachOp attach) {
-        env[attach] = env[attach.getValue()];
+        // Copy first: inserting the result may rehash the map.
+        RuntimeValue value = env[attach.getValue()];
+        env[attach] = std::move(value);
         return success();
       })
       .Case<tag::FieldOp>([&](tag::FieldOp field) {

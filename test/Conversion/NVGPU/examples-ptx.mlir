@@ -7,6 +7,9 @@
 // RUN: tiletag-opt %examples/attention.mlir --tiletag-compile-cuda="format=isa output=%t.attention.ptx" -o /dev/null
 // RUN: FileCheck %s --check-prefix=ATTN < %t.attention.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.attention.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: tiletag-opt %examples/gemm_wide.mlir --tiletag-compile-cuda="format=isa output=%t.wide.ptx" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -v %t.wide.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: FileCheck %s --check-prefix=WIDE < %t.wide.ptx
 // RUN: tiletag-opt %examples/gemm_splitk.mlir --tiletag-compile-cuda="format=isa output=%t.splitk.ptx" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t.splitk.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.splitk.ptx
@@ -31,6 +34,12 @@
 // ATTN-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // ATTN-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // ATTN-DAG: wgmma.wait_group.sync.aligned 0
+
+// WIDE-DAG: setmaxnreg.dec.sync.aligned.u32 {{[[:space:]]*}}40;
+// WIDE-DAG: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}232;
+// WIDE-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WIDE-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// WIDE-DAG: mbarrier.try_wait.parity.shared.b64
 
 // WGMMA: fence.proxy.async.shared::cta
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
