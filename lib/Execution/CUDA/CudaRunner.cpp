@@ -258,6 +258,16 @@ LogicalResult CudaProgramImpl::run(StringRef name,
   for (CUdeviceptr p : mapPtrs)
     storage.push_back(p);
   memrefParams(workspace, {info.workspaceBytes * programs});
+  // The packing above follows the operands; the signature the lowering made
+  // must agree, parameter for parameter.
+  size_t expected = 0;
+  for (Type t : info.params)
+    expected += isa<MemRefType>(t) ? 3 + 2 * cast<MemRefType>(t).getRank() : 1;
+  if (expected != storage.size()) {
+    error = "internal: @" + name.str() + " takes " + std::to_string(expected) +
+            " parameters, the runner packed " + std::to_string(storage.size());
+    return failure();
+  }
   std::vector<void *> params;
   for (uint64_t &s : storage)
     params.push_back(&s);
