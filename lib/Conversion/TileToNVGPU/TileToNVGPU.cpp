@@ -722,12 +722,7 @@ FailureOr<Value> KernelLowering::element(Value tile, ValueRange index) {
   return fail(op, "no element-wise lowering for this op");
 }
 
-/// Stores a wgmma accumulator held by the group's warpgroup. (The upstream
-/// nvgpu.warpgroup.mma.store derives rows from the CTA-wide thread id, which
-/// is wrong for any warpgroup but the first.) Thread t of the warpgroup holds,
-/// in register r of each 64-row block, the element the layout library gives:
-/// it is the sum of a part that depends on t alone and one that depends on r
-/// alone (checked in LayoutsTest), so only the first is computed at run time.
+/// Stores a wgmma accumulator into a workspace buffer of its shape.
 void KernelLowering::storeAccumulator(Value acc, RankedTensorType type,
                                       Value buffer) {
   forEachAccumulatorElement(acc, type, [&](Value v, Value row, Value col) {
@@ -735,6 +730,13 @@ void KernelLowering::storeAccumulator(Value acc, RankedTensorType type,
   });
 }
 
+/// Calls `body` with each register of a wgmma accumulator held by the
+/// group's warpgroup and its (row, column) in the tile. (The upstream
+/// nvgpu.warpgroup.mma.store derives rows from the CTA-wide thread id, which
+/// is wrong for any warpgroup but the first.) Thread t of the warpgroup holds,
+/// in register r of each 64-row block, the element the layout library gives:
+/// it is the sum of a part that depends on t alone and one that depends on r
+/// alone (checked in LayoutsTest), so only the first is computed at run time.
 void KernelLowering::forEachAccumulatorElement(
     Value acc, RankedTensorType type,
     function_ref<void(Value v, Value row, Value col)> body) {
