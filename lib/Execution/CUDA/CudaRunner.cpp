@@ -16,6 +16,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Program.h"
 #include "mlir/Transforms/Passes.h"
 
 #include <cstring>
@@ -349,6 +350,13 @@ std::unique_ptr<CudaProgram> CudaProgram::create(ModuleOp source, StringRef chip
     }
     impl->kernels[func.getName()] = std::move(info);
   });
+  // gpu-module-to-binary runs ptxas from PATH: fall back on the toolkit's.
+  if (!llvm::sys::findProgramByName("ptxas")) {
+    const char *home = std::getenv("CUDA_HOME");
+    std::string bin = std::string(home ? home : "/usr/local/cuda") + "/bin";
+    const char *path = std::getenv("PATH");
+    setenv("PATH", (bin + ":" + (path ? path : "")).c_str(), 1);
+  }
   PassManager finish(source.getContext());
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = chip.str();
