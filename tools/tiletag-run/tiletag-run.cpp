@@ -504,6 +504,23 @@ bool compare(StringRef what, StringRef name, const Array &got,
   return false;
 }
 
+/// Compares every memref operand of the job with its copy in `want`, in name
+/// order, with the workload's tolerances; true when all match.
+bool compareAll(const Job &job, const std::string &what,
+                const NamedBuffers &want) {
+  double rtol = job.workload ? job.workload->rtol : 1e-5;
+  double atol = job.workload ? job.workload->atol : 1e-6;
+  SmallVector<StringRef> names;
+  for (auto &entry : job.buffers)
+    names.push_back(entry.getKey());
+  llvm::sort(names);
+  bool ok = true;
+  for (StringRef name : names)
+    ok &= compare(what, name, *job.buffers.lookup(name),
+                  want.lookup(name)->data, rtol, atol);
+  return ok;
+}
+
 int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
@@ -564,17 +581,8 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
         llvm::outs() << "  oracle: the CPU run FAILED\n";
         status = std::max(status, 1);
       } else {
-        double rtol = job.workload ? job.workload->rtol : 1e-5;
-        double atol = job.workload ? job.workload->atol : 1e-6;
-        SmallVector<StringRef> bufferNames;
-        for (auto &entry : job.buffers)
-          bufferNames.push_back(entry.getKey());
-        llvm::sort(bufferNames);
-        for (StringRef name : bufferNames)
-          if (!compare("compare with the CPU oracle", name,
-                       *job.buffers.lookup(name),
-                       cpuBuffers.lookup(name)->data, rtol, atol))
-            status = std::max(status, 1);
+        if (!compareAll(job, "compare with the CPU oracle", cpuBuffers))
+          status = std::max(status, 1);
       }
     }
 
@@ -603,18 +611,11 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
         llvm::outs() << "  compare: the other kernel FAILED at run time\n";
         status = std::max(status, 1);
       } else {
-        double rtol = job.workload ? job.workload->rtol : 1e-5;
-        double atol = job.workload ? job.workload->atol : 1e-6;
-        SmallVector<StringRef> names;
-        for (auto &entry : job.buffers)
-          names.push_back(entry.getKey());
-        llvm::sort(names);
-        for (StringRef name : names)
-          if (!compare("compare with " +
-                           llvm::sys::path::filename(compareFile).str(),
-                       name, *job.buffers.lookup(name),
-                       otherBuffers.lookup(name)->data, rtol, atol))
-            status = std::max(status, 1);
+        if (!compareAll(job,
+                        "compare with " +
+                            llvm::sys::path::filename(compareFile).str(),
+                        otherBuffers))
+          status = std::max(status, 1);
       }
     }
 
