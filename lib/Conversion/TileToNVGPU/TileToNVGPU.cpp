@@ -127,6 +127,10 @@ private:
   LogicalResult emitWrite(tile::WriteOp op);
   LogicalResult materialize(Value tile);
   LogicalResult fillBuffer(Value buffer, Value tile);
+  LogicalResult
+  foldInto(Value result, int64_t begin, int64_t end,
+           function_ref<FailureOr<Value>(ValueRange)> init,
+           function_ref<FailureOr<Value>(ValueRange, Value, Value)> step);
   void storeAccumulator(Value acc, RankedTensorType type, Value buffer);
   void forEachAccumulatorElement(
       Value acc, RankedTensorType type,
@@ -1364,6 +1368,40 @@ LogicalResult KernelLowering::emitIf(scf::IfOp op) {
   return success();
 }
 
+/// Materializes `result`: each of its elements folds `step` over
+/// [begin, end), starting from `init` (a dot's K loop, a reduction).
+LogicalResult KernelLowering::foldInto(
+    Value result, int64_t begin, int64_t end,
+    function_ref<FailureOr<Value>(ValueRange)> init,
+    function_ref<FailureOr<Value>(ValueRange, Value, Value)> step) {
+  auto type = cast<RankedTensorType>(result.getType());
+  Value buffer = allocBuffer(type);
+  LogicalResult status = success();
+  forEachElement(
+      type.getShape(),
+      [&](ValueRange index) -> LogicalResult {
+        FailureOr<Value> first = init(index);
+        if (failed(first))
+          return failure();
+        auto loop = scf::ForOp::create(b, loc, idx(begin), idx(end), idx(1),
+                                       ValueRange{*first});
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        FailureOr<Value> next =
+            step(index, loop.getInductionVar(), loop.getRegionIterArgs()[0]);
+        if (failed(next))
+          return failure();
+        scf::YieldOp::create(b, loc, *next);
+        b.setInsertionPointAfter(loop);
+        memref::StoreOp::create(b, loc, loop.getResult(0), buffer, index);
+        return success();
+      },
+      status);
+  groupBarrier();
+  tiles[result] = {TileRep::Buffer, nullptr, buffer, nullptr};
+  return status;
+}
+
 LogicalResult KernelLowering::emitOp(Operation *op) {
   // Tags are proved; they have no run-time meaning.
   if (auto attach = dyn_cast<tag::AttachOp>(op)) {
@@ -1492,21 +1530,11 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
     for (Value v : {dot.getLhs(), dot.getRhs()})
       if (tiles.lookup(v).kind == TileRep::Lazy && failed(materialize(v)))
         return failure();
-    auto type = dot.getType();
     int64_t k = cast<RankedTensorType>(dot.getLhs().getType()).getDimSize(1);
-    Value buffer = allocBuffer(type);
-    LogicalResult status = success();
-    forEachElement(
-        type.getShape(),
-        [&](ValueRange index) -> LogicalResult {
-          FailureOr<Value> init = element(dot.getAcc(), index);
-          if (failed(init))
-            return failure();
-          auto kLoop = scf::ForOp::create(b, loc, idx(0), idx(k), idx(1),
-                                          ValueRange{*init});
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(kLoop.getBody());
-          Value kk = kLoop.getInductionVar();
+    return foldInto(
+        dot.getResult(), 0, k,
+        [&](ValueRange index) { return element(dot.getAcc(), index); },
+        [&](ValueRange index, Value kk, Value acc) -> FailureOr<Value> {
           FailureOr<Value> a = element(dot.getLhs(), {index[0], kk});
           FailureOr<Value> bv = element(dot.getRhs(), {kk, index[1]});
           if (failed(a) || failed(bv))
@@ -1517,72 +1545,44 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
             return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
           };
           Value prod = arith::MulFOp::create(b, loc, widen(*a), widen(*bv));
-          Value sum = arith::AddFOp::create(
-              b, loc, kLoop.getRegionIterArgs()[0], prod);
-          scf::YieldOp::create(b, loc, sum);
-          b.setInsertionPointAfter(kLoop);
-          memref::StoreOp::create(b, loc, kLoop.getResult(0), buffer, index);
-          return success();
-        },
-        status);
-    groupBarrier();
-    tiles[dot.getResult()] = {TileRep::Buffer, nullptr, buffer, nullptr};
-    return status;
+          return arith::AddFOp::create(b, loc, acc, prod).getResult();
+        });
   }
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     if (failed(prepare(reduce.getInput())))
       return failure();
-    auto type = cast<RankedTensorType>(reduce.getType());
     auto inType = cast<RankedTensorType>(reduce.getInput().getType());
     int64_t axis = reduce.getAxis();
-    Type et = type.getElementType();
-    Value buffer = allocBuffer(type);
-    LogicalResult status = success();
-    forEachElement(
-        type.getShape(),
-        [&](ValueRange index) -> LogicalResult {
-          auto inIndex = [&](Value r) {
-            SmallVector<Value> in(index.begin(), index.end());
-            in.insert(in.begin() + axis, r);
-            return in;
-          };
-          FailureOr<Value> first = element(reduce.getInput(), inIndex(idx(0)));
-          if (failed(first))
-            return failure();
-          auto loop = scf::ForOp::create(b, loc, idx(1),
-                                         idx(inType.getDimSize(axis)), idx(1),
-                                         ValueRange{*first});
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(loop.getBody());
-          FailureOr<Value> e =
-              element(reduce.getInput(), inIndex(loop.getInductionVar()));
+    bool isFloat = isa<FloatType>(inType.getElementType());
+    auto inIndex = [&](ValueRange index, Value r) {
+      SmallVector<Value> in(index.begin(), index.end());
+      in.insert(in.begin() + axis, r);
+      return in;
+    };
+    return foldInto(
+        reduce.getResult(), 1, inType.getDimSize(axis),
+        [&](ValueRange index) {
+          return element(reduce.getInput(), inIndex(index, idx(0)));
+        },
+        [&](ValueRange index, Value r, Value acc) -> FailureOr<Value> {
+          FailureOr<Value> e = element(reduce.getInput(), inIndex(index, r));
           if (failed(e))
             return failure();
-          Value acc = loop.getRegionIterArgs()[0], r;
-          bool isFloat = isa<FloatType>(et);
           switch (reduce.getKind()) {
           case tile::ReduceKind::Sum:
-            r = isFloat ? arith::AddFOp::create(b, loc, acc, *e).getResult()
-                        : arith::AddIOp::create(b, loc, acc, *e).getResult();
-            break;
+            return isFloat ? arith::AddFOp::create(b, loc, acc, *e).getResult()
+                           : arith::AddIOp::create(b, loc, acc, *e).getResult();
           case tile::ReduceKind::Max:
-            r = isFloat ? arith::MaximumFOp::create(b, loc, acc, *e).getResult()
-                        : arith::MaxSIOp::create(b, loc, acc, *e).getResult();
-            break;
+            return isFloat
+                       ? arith::MaximumFOp::create(b, loc, acc, *e).getResult()
+                       : arith::MaxSIOp::create(b, loc, acc, *e).getResult();
           case tile::ReduceKind::Min:
-            r = isFloat ? arith::MinimumFOp::create(b, loc, acc, *e).getResult()
-                        : arith::MinSIOp::create(b, loc, acc, *e).getResult();
-            break;
+            return isFloat
+                       ? arith::MinimumFOp::create(b, loc, acc, *e).getResult()
+                       : arith::MinSIOp::create(b, loc, acc, *e).getResult();
           }
-          scf::YieldOp::create(b, loc, r);
-          b.setInsertionPointAfter(loop);
-          memref::StoreOp::create(b, loc, loop.getResult(0), buffer, index);
-          return success();
-        },
-        status);
-    groupBarrier();
-    tiles[reduce.getResult()] = {TileRep::Buffer, nullptr, buffer, nullptr};
-    return status;
+          return failure();
+        });
   }
   if (isa<tile::BroadcastOp, tile::IotaOp, tile::TransposeOp, tensor::SplatOp>(
           op) ||
@@ -1745,6 +1745,10 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(
       DenseI32ArrayAttr::get(ctx, {(int32_t)threads, 1, 1}));
+  // One CTA per multiprocessor at least (.minnctapersm): with the thread
+  // count, ptxas then knows the register count at entry, which setmaxnreg
+  // needs.
+  func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
 
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&func.getBody().front());
@@ -1840,7 +1844,16 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
         return fail(&op, "in a kernel with warp roles, memory writes and "
                          "barriers must sit inside a role");
     }
-    Value wg = arith::DivUIOp::create(b, loc, tid, idx(kWarpgroupThreads));
+    // The warpgroup index, broadcast from lane 0 so that ptxas knows it is
+    // uniform across each warp: wgmma under a branch it thinks divergent is
+    // serialized.
+    Value wgIndex = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        arith::DivUIOp::create(b, loc, tid, idx(kWarpgroupThreads)));
+    Value wg = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        gpu::ShuffleOp::create(b, loc, wgIndex, 0, 32, gpu::ShuffleMode::IDX)
+            .getShuffleResult());
     for (auto [i, role] : llvm::enumerate(roles)) {
       ArrayRef<int64_t> wgs = role.getWarpgroups();
       int64_t lo = *llvm::min_element(wgs), hi = *llvm::max_element(wgs) + 1;

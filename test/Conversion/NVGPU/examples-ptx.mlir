@@ -45,6 +45,7 @@
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 
 // NOSPILL-NOT: error
+// NOSPILL-NOT: instructions are serialized
 // NOSPILL: 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: {{[1-9][0-9]* bytes spill}}
 

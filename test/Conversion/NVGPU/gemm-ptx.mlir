@@ -26,7 +26,17 @@
 // CHECK: wgmma.wait_group.sync.aligned {{[[:space:]]*}}1;
 // CHECK: wgmma.wait_group.sync.aligned {{[[:space:]]*}}0;
 
+// The warpgroup index is broadcast with shfl.sync so that ptxas sees the role
+// branches as warp-uniform (else it serializes the wgmmas), and the CTA count
+// per SM lets it honour setmaxnreg.
+// HAS-DAG: .minnctapersm 1
+// HAS-DAG: shfl.sync.idx.b32
+
+// PTXAS-NOT: setmaxnreg' ignored
+// PTXAS-NOT: instructions are serialized
 // PTXAS: Compiling entry function 'gemm' for 'sm_90a'
+// PTXAS-NOT: setmaxnreg' ignored
+// PTXAS-NOT: instructions are serialized
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // MLIR: gpu.binary @tiletag_kernels {{ *}}[#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
