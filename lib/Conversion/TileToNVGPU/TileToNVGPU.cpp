@@ -116,6 +116,7 @@ private:
   // Emission.
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
+  bool neededByCurrentRole(Operation *op);
   LogicalResult emitFor(scf::ForOp op);
   LogicalResult emitIf(scf::IfOp op);
   LogicalResult emitAsync(schedule::AsyncOp op);
@@ -1402,6 +1403,27 @@ LogicalResult KernelLowering::foldInto(
   return status;
 }
 
+/// Whether the current role's copy of the kernel uses a result of `op`
+/// (which sits outside every role), directly or through other such ops.
+bool KernelLowering::neededByCurrentRole(Operation *op) {
+  for (Operation *user : op->getUsers()) {
+    if (auto role = dyn_cast<schedule::RoleOp>(user))
+      return true; // operands of a role op itself: conservatively
+    if (auto role = user->getParentOfType<schedule::RoleOp>()) {
+      if (role.getName() == currentRole)
+        return true;
+      continue;
+    }
+    if (isa<tag::TagDialect>(user->getDialect()) || ghosts.contains(user))
+      continue;
+    // Loops, branches and yields outside roles carry it on: keep it.
+    if (user->getNumRegions() || user->hasTrait<OpTrait::IsTerminator>() ||
+        !(isPure(user) || isa<tile::LoadOp>(user)) || neededByCurrentRole(user))
+      return true;
+  }
+  return false;
+}
+
 LogicalResult KernelLowering::emitOp(Operation *op) {
   // Tags are proved; they have no run-time meaning.
   if (auto attach = dyn_cast<tag::AttachOp>(op)) {
@@ -1419,6 +1441,14 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
   // Placed before the roles (see run()).
   if (isa<tile::AllocSharedOp, schedule::MBarrierInitOp>(op))
     return success();
+  // Each role computes, outside the roles, only what it uses.
+  if (!currentRole.empty() && op->getNumResults() &&
+      !op->getParentOfType<schedule::RoleOp>() &&
+      (isPure(op) || isa<tile::LoadOp>(op)) && !neededByCurrentRole(op)) {
+    for (Value r : op->getResults())
+      absent.insert(r);
+    return success();
+  }
 
   if (auto role = dyn_cast<schedule::RoleOp>(op)) {
     if (role.getName() != currentRole) {
