@@ -57,6 +57,9 @@ def ConvertTileToNVGPUPass : Pass<"tiletag-convert-to-nvgpu", "::mlir::ModuleOp"
   let options = [
     Option<"allowUnverified", "allow-unverified", "bool", /*default=*/"false",
            "Lower kernels whose tags or schedule were not proved (warns)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU; the lowering emits wgmma, TMA and setmaxnreg, which "
+           "need sm_90a">,
   ];
 }
 

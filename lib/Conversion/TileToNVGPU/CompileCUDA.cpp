@@ -65,7 +65,7 @@ void conversion::buildCompileCUDAPipeline(OpPassManager &pm,
     pm.addPass(verify::createVerifySchedulePass());
   }
   pm.addPass(createConvertTileToNVGPUPass(
-      ConvertTileToNVGPUPassOptions{options.allowUnverified}));
+      ConvertTileToNVGPUPassOptions{options.allowUnverified, options.chip}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   gpu::GPUToNVVMPipelineOptions nvvm;

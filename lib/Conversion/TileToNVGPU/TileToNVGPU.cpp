@@ -1944,6 +1944,13 @@ struct ConvertTileToNVGPUPass
     SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
     if (kernels.empty())
       return;
+    if (chip != "sm_90a") {
+      module.emitError() << "the Hopper lowering targets sm_90a (wgmma, TMA "
+                            "and setmaxnreg need its architecture-specific "
+                            "features), not '"
+                         << chip << "'";
+      return signalPassFailure();
+    }
     // Only proved kernels are lowered.
     bool ok = true;
     for (tile::KernelOp kernel : kernels) {

@@ -322,7 +322,8 @@ std::unique_ptr<CudaProgram> CudaProgram::create(ModuleOp source, StringRef chip
   PassManager lower(source.getContext());
   lower.addPass(verify::createVerifyTagsPass());
   lower.addPass(verify::createVerifySchedulePass());
-  lower.addPass(conversion::createConvertTileToNVGPUPass());
+  lower.addPass(conversion::createConvertTileToNVGPUPass(
+      conversion::ConvertTileToNVGPUPassOptions{false, chip.str()}));
   if (failed(lower.run(*module))) {
     error = "the kernels could not be proved or lowered (see above)";
     return nullptr;
