@@ -1637,9 +1637,7 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
   }
   if (isa<schedule::MBarrierArriveOp, schedule::MBarrierArriveExpectTxOp>(op)) {
     // The group arrives once: its threads' own accesses must be done first.
-    if (simtSinceBarrier && !group.wholeCTA)
-      groupBarrier();
-    else if (simtSinceBarrier)
+    if (simtSinceBarrier)
       groupBarrier();
     auto branch = scf::IfOp::create(b, loc, electOne());
     OpBuilder::InsertionGuard guard(b);
