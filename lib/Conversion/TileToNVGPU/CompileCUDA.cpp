@@ -75,7 +75,8 @@ void conversion::buildCompileCUDAPipeline(OpPassManager &pm,
   nvvm.optLevel = options.optLevel;
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
   if (!options.output.empty())
-    pm.addPass(createWriteGPUBinaryPass(WriteGPUBinaryPassOptions{options.output}));
+    pm.addPass(
+        createWriteGPUBinaryPass(WriteGPUBinaryPassOptions{options.output}));
 }
 
 void conversion::registerConversionPipelines() {

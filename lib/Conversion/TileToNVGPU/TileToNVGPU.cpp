@@ -9,7 +9,8 @@
 //             element (i, j, ...) is computed where a consumer needs it;
 //   - Buffer: a tile held in the program's slice of the global workspace;
 //   - Shared: a slot of a shared ring (swizzled when its rows allow);
-//   - Acc:    a wgmma accumulator held in registers (!nvgpu.warpgroup.accumulator).
+//   - Acc:    a wgmma accumulator held in registers
+//   (!nvgpu.warpgroup.accumulator).
 // Consumers that need elements walk them element-parallel on their group.
 //
 //===----------------------------------------------------------------------===//
@@ -60,8 +61,7 @@ int64_t byteWidth(Type t) {
 /// A shared ring from tile.alloc_shared, placed in dynamic shared memory.
 struct Ring {
   MemRefType type;
-  int64_t offset = 0;   // bytes from the aligned base
-  unsigned slotDims = 0; // leading slot dimensions (set by the first access)
+  int64_t offset = 0; // bytes from the aligned base
   SmallVector<int64_t> tile;
   bool swizzled = false; // 2-D tile, rows a multiple of 128 bytes
   int64_t slotBytes() const {
@@ -77,17 +77,17 @@ struct Ring {
 
 /// A tensor-map kernel argument: one global operand seen through one box.
 struct TensorMap {
-  unsigned operand;           // index of the global memref argument
-  SmallVector<int64_t> box;   // memref order
+  unsigned operand;         // index of the global memref argument
+  SmallVector<int64_t> box; // memref order
   Type element;
-  unsigned argument;          // index of the gpu.func argument
+  unsigned argument; // index of the gpu.func argument
 };
 
 struct TileRep {
   enum Kind { Lazy, Buffer, Shared, Acc } kind = Lazy;
   Operation *op = nullptr; // Lazy
-  Value value;             // Buffer: memref view; Acc: accumulator; Shared: slot
-  Ring *ring = nullptr;    // Shared
+  Value value;          // Buffer: memref view; Acc: accumulator; Shared: slot
+  Ring *ring = nullptr; // Shared
 };
 
 /// The threads that run the code being emitted.
@@ -155,6 +155,9 @@ private:
   void groupBarrier();
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value scalar(Value v) { return mapping.lookupOrNull(v); }
+  SmallVector<Value> lowered(ValueRange values) {
+    return llvm::map_to_vector(values, [&](Value v) { return scalar(v); });
+  }
   LogicalResult fail(Operation *op, const Twine &msg) {
     return op->emitOpError() << "cannot be lowered to NVGPU: " << msg;
   }
@@ -210,10 +213,10 @@ LogicalResult KernelLowering::planShared() {
       status = fail(alloc, "shared buffers of this element type");
     rings[alloc.getResult()] = ring;
   });
-  // Slot dimensions come from the accesses (the verifier keeps them consistent).
+  // Slot dimensions come from the accesses (the verifier keeps them
+  // consistent).
   auto noteSlots = [&](Value buffer, unsigned n) {
     if (Ring *r = ringOf(buffer)) {
-      r->slotDims = n;
       r->tile.assign(tile::slotTileShape(r->type, n).begin(),
                      tile::slotTileShape(r->type, n).end());
     }
@@ -230,7 +233,8 @@ LogicalResult KernelLowering::planShared() {
   });
   for (auto &[value, ring] : rings) {
     if (ring.tile.empty()) // never sliced: one slot holding the whole buffer
-      ring.tile.assign(ring.type.getShape().begin(), ring.type.getShape().end());
+      ring.tile.assign(ring.type.getShape().begin(),
+                       ring.type.getShape().end());
     int64_t rowBytes = ring.tile.back() * byteWidth(ring.type.getElementType());
     ring.swizzled = ring.tile.size() == 2 && rowBytes % kSwizzleBytes == 0;
     sharedBytes = llvm::alignTo(sharedBytes, kRingAlignment);
@@ -299,8 +303,8 @@ static Value yieldedSource(Value v) {
     Operation *owner = res.getOwner();
     if (!isa<schedule::RoleOp, schedule::AsyncOp>(owner))
       return v;
-    auto yield = cast<schedule::YieldOp>(
-        owner->getRegion(0).front().getTerminator());
+    auto yield =
+        cast<schedule::YieldOp>(owner->getRegion(0).front().getTerminator());
     v = yield.getValues()[res.getResultNumber()];
   }
   return v;
@@ -360,9 +364,9 @@ bool KernelLowering::isWgmmaDot(tile::DotOp dot) {
   if (async) {
     auto commit =
         dyn_cast_or_null<schedule::CommitGroupOp>(async->getNextNode());
-    auto wait = commit ? dyn_cast_or_null<schedule::WaitGroupOp>(
-                             commit->getNextNode())
-                       : nullptr;
+    auto wait =
+        commit ? dyn_cast_or_null<schedule::WaitGroupOp>(commit->getNextNode())
+               : nullptr;
     if (!wait)
       return false;
     pending = wait.getPending();
@@ -437,8 +441,8 @@ void KernelLowering::groupBarrier() {
   }
   Value id = arith::ConstantIntOp::create(b, loc, group.barrierId, 32);
   Value n = arith::ConstantIntOp::create(b, loc, group.size, 32);
-  NVVM::BarrierOp::create(b, loc, TypeRange{}, id, n, NVVM::BarrierReductionAttr(),
-                          Value());
+  NVVM::BarrierOp::create(b, loc, TypeRange{}, id, n,
+                          NVVM::BarrierReductionAttr(), Value());
 }
 
 Value KernelLowering::electOne() {
@@ -485,8 +489,8 @@ Value KernelLowering::sharedView(Ring &ring, Type elementType) {
   int64_t total = byteWidth(elementType);
   for (int64_t d : ring.type.getShape())
     total *= d;
-  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
-                                          gpu::AddressSpace::Workgroup);
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto viewType = MemRefType::get({total / byteWidth(elementType)}, elementType,
                                   MemRefLayoutAttrInterface(), space);
   Value shift = arith::AddIOp::create(b, loc, ringBase, idx(ring.offset));
@@ -500,7 +504,8 @@ Value KernelLowering::sharedView(Ring &ring, Type elementType) {
 Value KernelLowering::slotIndex(Ring &ring, ValueRange slotIdx) {
   Value linear = idx(0);
   for (auto [d, s] : llvm::enumerate(slotIdx)) {
-    linear = arith::MulIOp::create(b, loc, linear, idx(ring.type.getDimSize(d)));
+    linear =
+        arith::MulIOp::create(b, loc, linear, idx(ring.type.getDimSize(d)));
     linear = arith::AddIOp::create(b, loc, linear, s);
   }
   return linear;
@@ -749,11 +754,12 @@ void KernelLowering::forEachAccumulatorElement(
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   int64_t regs = layout::wgmmaAccumulatorRegisters(n);
   Type f32 = b.getF32Type();
-  auto inner = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(regs, f32));
-  auto outer = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(m / 64, inner));
-  Value st = UnrealizedConversionCastOp::create(b, loc, outer, acc).getResult(0);
+  auto inner =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(regs, f32));
+  auto outer =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(m / 64, inner));
+  Value st =
+      UnrealizedConversionCastOp::create(b, loc, outer, acc).getResult(0);
   Value t = arith::SubIOp::create(b, loc, tid, idx(group.first));
   Value warp = arith::DivUIOp::create(b, loc, t, idx(32));
   Value lane = arith::RemUIOp::create(b, loc, t, idx(32));
@@ -825,13 +831,9 @@ LogicalResult KernelLowering::emitBlock(Block &block) {
 
 LogicalResult KernelLowering::emitStore(tile::StoreOp op) {
   auto type = cast<RankedTensorType>(op.getValue().getType());
-  SmallVector<Value> blockIdx, offsets, bounds;
-  for (Value v : op.getIndices())
-    blockIdx.push_back(scalar(v));
-  for (Value v : op.getOffsets())
-    offsets.push_back(scalar(v));
-  for (Value v : op.getBounds())
-    bounds.push_back(scalar(v));
+  SmallVector<Value> blockIdx = lowered(op.getIndices());
+  SmallVector<Value> offsets = lowered(op.getOffsets());
+  SmallVector<Value> bounds = lowered(op.getBounds());
   Value dest = scalar(op.getDest());
   bool add = op.getCombine().has_value();
   // A wgmma accumulator goes straight from its registers to memory.
@@ -871,15 +873,12 @@ LogicalResult KernelLowering::emitCopy(tile::CopyOp op) {
   if (!ring)
     return fail(op, "the shared side must be a tile.alloc_shared buffer");
   Value global = scalar(toShared ? op.getSource() : op.getDest());
-  SmallVector<Value> blockIdx, slotIdx, offsets, bounds;
-  for (Value v : toShared ? op.getSourceIndices() : op.getDestIndices())
-    blockIdx.push_back(scalar(v));
-  for (Value v : toShared ? op.getDestIndices() : op.getSourceIndices())
-    slotIdx.push_back(scalar(v));
-  for (Value v : op.getOffsets())
-    offsets.push_back(scalar(v));
-  for (Value v : op.getBounds())
-    bounds.push_back(scalar(v));
+  SmallVector<Value> blockIdx =
+      lowered(toShared ? op.getSourceIndices() : op.getDestIndices());
+  SmallVector<Value> slotIdx =
+      lowered(toShared ? op.getDestIndices() : op.getSourceIndices());
+  SmallVector<Value> offsets = lowered(op.getOffsets());
+  SmallVector<Value> bounds = lowered(op.getBounds());
   Type et = ring->type.getElementType();
   Value slot = slotIndex(*ring, slotIdx);
   LogicalResult status = success();
@@ -909,9 +908,7 @@ LogicalResult KernelLowering::emitWrite(tile::WriteOp op) {
     return fail(op, "the buffer must be a tile.alloc_shared buffer");
   if (failed(prepare(op.getValue())))
     return failure();
-  SmallVector<Value> slotIdx;
-  for (Value v : op.getIndices())
-    slotIdx.push_back(scalar(v));
+  SmallVector<Value> slotIdx = lowered(op.getIndices());
   Value slot = slotIndex(*ring, slotIdx);
   LogicalResult status = success();
   forEachElement(
@@ -934,20 +931,16 @@ LogicalResult KernelLowering::emitTmaCopy(tile::CopyOp copy, Value barriers,
   TensorMap &map = tensorMaps[copyMaps.lookup(copy)];
   Ring *ring = ringOf(copy.getDest());
   auto global = cast<MemRefType>(copy.getSource().getType());
-  SmallVector<Value> blockIdx, slotIdx, offsets;
-  for (Value v : copy.getSourceIndices())
-    blockIdx.push_back(scalar(v));
-  for (Value v : copy.getDestIndices())
-    slotIdx.push_back(scalar(v));
-  for (Value v : copy.getOffsets())
-    offsets.push_back(scalar(v));
+  SmallVector<Value> blockIdx = lowered(copy.getSourceIndices());
+  SmallVector<Value> slotIdx = lowered(copy.getDestIndices());
+  SmallVector<Value> offsets = lowered(copy.getOffsets());
   SmallVector<Value> zeros(ring->tile.size(), idx(0));
-  SmallVector<Value> origin = globalPosition(b, loc, copy.getSource(), ring->tile,
-                                             blockIdx, offsets, zeros);
+  SmallVector<Value> origin = globalPosition(
+      b, loc, copy.getSource(), ring->tile, blockIdx, offsets, zeros);
   Value slot = slotIndex(*ring, slotIdx);
   Value descriptor = descriptors[copyMaps.lookup(copy)];
-  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
-                                          gpu::AddressSpace::Workgroup);
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   int64_t pw = ring->panelWidth(), rows = ring->tile[0];
   int64_t panels = ring->tile[1] / pw;
   Value dyn = gpu::DynamicSharedMemoryOp::create(
@@ -964,14 +957,14 @@ LogicalResult KernelLowering::emitTmaCopy(tile::CopyOp copy, Value barriers,
       coords.push_back(c);
     }
     Value byte = arith::AddIOp::create(
-        b, loc,
-        arith::AddIOp::create(b, loc, ringBase, idx(ring->offset)),
+        b, loc, arith::AddIOp::create(b, loc, ringBase, idx(ring->offset)),
         arith::AddIOp::create(
             b, loc, arith::MulIOp::create(b, loc, slot, idx(ring->slotBytes())),
             idx(p * rows * kSwizzleBytes)));
     auto dstType = MemRefType::get(map.box, map.element,
                                    MemRefLayoutAttrInterface(), space);
-    Value dst = memref::ViewOp::create(b, loc, dstType, dyn, byte, ValueRange{});
+    Value dst =
+        memref::ViewOp::create(b, loc, dstType, dyn, byte, ValueRange{});
     nvgpu::TmaAsyncLoadOp::create(b, loc, dst, barriers, descriptor, coords,
                                   barrierIndex, Value(), Value());
   }
@@ -992,8 +985,7 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
   // A wgmma descriptor for the tile at `byte` (from the aligned base). Only
   // the swizzle of the tensor-map type matters to it; the value is any of
   // the kernel's tensor maps.
-  auto descriptor = [&](Value byte, ArrayRef<int64_t> shape,
-                        Type et) -> Value {
+  auto descriptor = [&](Value byte, ArrayRef<int64_t> shape, Type et) -> Value {
     auto tileType =
         MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space);
     Value view = memref::ViewOp::create(b, loc, tileType, dynamicShared(), byte,
@@ -1006,10 +998,11 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    Value ptr = tensorMaps.empty()
-                    ? LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(ctx))
-                          .getResult()
-                    : func.getArgument(tensorMaps.front().argument);
+    Value ptr =
+        tensorMaps.empty()
+            ? LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(ctx))
+                  .getResult()
+            : func.getArgument(tensorMaps.front().argument);
     Value map =
         UnrealizedConversionCastOp::create(b, loc, mapType, ptr).getResult(0);
     auto descType = nvgpu::WarpgroupMatrixDescriptorType::get(
@@ -1019,9 +1012,7 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
   };
   auto slotByte = [&](tile::ReadOp read) -> Value {
     Ring *ring = ringOf(read.getBuffer());
-    SmallVector<Value> slotIdx;
-    for (Value v : read.getIndices())
-      slotIdx.push_back(scalar(v));
+    SmallVector<Value> slotIdx = lowered(read.getIndices());
     Value slot = slotIndex(*ring, slotIdx);
     return arith::AddIOp::create(
         b, loc, arith::AddIOp::create(b, loc, ringBase, idx(ring->offset)),
@@ -1101,8 +1092,8 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
     pending = wait.getPending();
   }
   Value d = nvgpu::WarpgroupMmaOp::create(
-      b, loc, accType, *descA, *descB, b.getI64IntegerAttr(pending),
-      UnitAttr(), /*transposeB=*/b.getUnitAttr(), acc);
+      b, loc, accType, *descA, *descB, b.getI64IntegerAttr(pending), UnitAttr(),
+      /*transposeB=*/b.getUnitAttr(), acc);
   usesWgmma = true;
   if (!addAfter) {
     tiles[dot.getResult()] = {TileRep::Acc, nullptr, d, nullptr};
@@ -1139,8 +1130,8 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
 
 LogicalResult KernelLowering::emitAsync(schedule::AsyncOp op) {
   if (op.getUnit() == schedule::AsyncUnit::tma) {
-    Value barriers = op.getBarrier() ? mbarrierGroups.lookup(op.getBarrier())
-                                     : Value();
+    Value barriers =
+        op.getBarrier() ? mbarrierGroups.lookup(op.getBarrier()) : Value();
     if (!barriers)
       return fail(op, "a TMA region must complete on an mbarrier");
     Value index = scalar(op.getBarrierIndex());
@@ -1168,7 +1159,8 @@ LogicalResult KernelLowering::emitAsync(schedule::AsyncOp op) {
   // wgmma: a dot that qualifies runs on the tensor cores; anything else runs
   // synchronously (a valid refinement: it completes before any wait).
   for (Operation &inner : op.getBody().front().without_terminator()) {
-    if (auto dot = dyn_cast<tile::DotOp>(inner); dot && wgmmaDots.contains(dot)) {
+    if (auto dot = dyn_cast<tile::DotOp>(inner);
+        dot && wgmmaDots.contains(dot)) {
       if (failed(emitWgmma(dot, op)))
         return failure();
       continue;
@@ -1318,7 +1310,8 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
 }
 
 LogicalResult KernelLowering::emitIf(scf::IfOp op) {
-  // Tile results go through buffers written by each branch; scalars are results.
+  // Tile results go through buffers written by each branch; scalars are
+  // results.
   SmallVector<Type> types;
   SmallVector<Value> buffers(op.getNumResults());
   for (auto [i, res] : llvm::enumerate(op.getResults())) {
@@ -1329,8 +1322,9 @@ LogicalResult KernelLowering::emitIf(scf::IfOp op) {
     types.push_back(res.getType());
   }
   Value cond = scalar(op.getCondition());
-  auto branch = scf::IfOp::create(b, loc, types, cond,
-                                  /*withElseRegion=*/!op.getElseRegion().empty());
+  auto branch =
+      scf::IfOp::create(b, loc, types, cond,
+                        /*withElseRegion=*/!op.getElseRegion().empty());
   auto emitBranch = [&](Region &from, Block *to) -> LogicalResult {
     OpBuilder::InsertionGuard guard(b);
     // scf.if's builder adds an empty yield when there are no results.
@@ -1458,7 +1452,8 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
     }
     if (failed(emitBlock(role.getBody().front())))
       return failure();
-    auto yield = cast<schedule::YieldOp>(role.getBody().front().getTerminator());
+    auto yield =
+        cast<schedule::YieldOp>(role.getBody().front().getTerminator());
     for (auto [res, v] : llvm::zip(role.getResults(), yield.getValues())) {
       if (tiles.count(v))
         tiles[res] = TileRep(tiles.lookup(v));
@@ -1489,23 +1484,23 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
     return emitIf(branch);
 
   if (auto pid = dyn_cast<tile::ProgramIdOp>(op)) {
-    mapping.map(pid.getResult(), gpu::BlockIdOp::create(b, loc, gpu::Dimension(pid.getDim())).getResult());
+    mapping.map(pid.getResult(),
+                gpu::BlockIdOp::create(b, loc, gpu::Dimension(pid.getDim()))
+                    .getResult());
     return success();
   }
   if (auto np = dyn_cast<tile::NumProgramsOp>(op)) {
-    mapping.map(np.getResult(), gpu::GridDimOp::create(b, loc, gpu::Dimension(np.getDim())).getResult());
+    mapping.map(np.getResult(),
+                gpu::GridDimOp::create(b, loc, gpu::Dimension(np.getDim()))
+                    .getResult());
     return success();
   }
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
     auto type = load.getType();
     Value buffer = allocBuffer(type);
-    SmallVector<Value> blockIdx, offsets, bounds;
-    for (Value v : load.getIndices())
-      blockIdx.push_back(scalar(v));
-    for (Value v : load.getOffsets())
-      offsets.push_back(scalar(v));
-    for (Value v : load.getBounds())
-      bounds.push_back(scalar(v));
+    SmallVector<Value> blockIdx = lowered(load.getIndices());
+    SmallVector<Value> offsets = lowered(load.getOffsets());
+    SmallVector<Value> bounds = lowered(load.getBounds());
     Value src = scalar(load.getSource());
     LogicalResult status = success();
     forEachElement(
@@ -1526,9 +1521,7 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
     Ring *ring = ringOf(read.getBuffer());
     if (!ring)
       return fail(op, "the buffer must be a tile.alloc_shared buffer");
-    SmallVector<Value> slotIdx;
-    for (Value v : read.getIndices())
-      slotIdx.push_back(scalar(v));
+    SmallVector<Value> slotIdx = lowered(read.getIndices());
     tiles[read.getResult()] = {TileRep::Shared, nullptr,
                                slotIndex(*ring, slotIdx), ring};
     // Only wgmma reads the slot in place; others take a copy now, before the
@@ -1657,8 +1650,8 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
   }
   if (auto wait = dyn_cast<schedule::WaitGroupOp>(op)) {
     if (wait.getUnit() == schedule::AsyncUnit::wgmma && !wgmmaDots.empty())
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc,
-                                         b.getI64IntegerAttr(wait.getPending()));
+      NVVM::WgmmaWaitGroupSyncOp::create(
+          b, loc, b.getI64IntegerAttr(wait.getPending()));
     return success();
   }
   if (isa<schedule::CommitGroupOp>(op))
@@ -1672,8 +1665,10 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
   }
   if (isa<schedule::FenceAsyncProxyOp>(op)) {
     NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+        b, loc,
+        NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
     return success();
   }
 
@@ -1685,9 +1680,8 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
                     [](Type t) { return isa<RankedTensorType>(t); })) {
     for (Value v : op->getOperands()) {
       if (!mapping.contains(v))
-        return fail(op, absent.contains(v)
-                            ? "uses a value of another warp role"
-                            : "an operand has no lowering");
+        return fail(op, absent.contains(v) ? "uses a value of another warp role"
+                                           : "an operand has no lowering");
     }
     b.clone(*op, mapping);
     return success();
@@ -1784,10 +1778,9 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
     mapping.map(arg, func.getArgument(i));
   workspace = func.getArguments().back();
   for (auto [m, type] : llvm::zip(tensorMaps, mapTypes))
-    descriptors.push_back(
-        UnrealizedConversionCastOp::create(
-            b, loc, type, func.getArgument(m.argument))
-            .getResult(0));
+    descriptors.push_back(UnrealizedConversionCastOp::create(
+                              b, loc, type, func.getArgument(m.argument))
+                              .getResult(0));
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
 
   // The program's slice of the workspace (its size is known at the end).
@@ -1799,7 +1792,9 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   Value linear = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, bz, gy), by),
+          b, loc,
+          arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, bz, gy),
+                                by),
           gx),
       bx);
   auto perProgram = arith::ConstantIndexOp::create(b, loc, 0);
@@ -1890,7 +1885,8 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
       Value cond = arith::AndIOp::create(
           b, loc,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, wg, idx(lo)),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, wg, idx(hi)));
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, wg,
+                                idx(hi)));
       auto branch = scf::IfOp::create(b, loc, cond);
       OpBuilder::InsertionGuard inner(b);
       b.setInsertionPointToStart(branch.thenBlock());
@@ -1954,8 +1950,8 @@ struct ConvertTileToNVGPUPass
     for (tile::KernelOp kernel : kernels) {
       bool hasTags = false, hasSchedule = false;
       kernel.walk([&](Operation *op) {
-        hasTags |= isa<tag::TagDialect>(op->getDialect()) ||
-                   op->hasAttr("tag.labels");
+        hasTags |=
+            isa<tag::TagDialect>(op->getDialect()) || op->hasAttr("tag.labels");
         hasSchedule |= isa<schedule::ScheduleDialect>(op->getDialect());
       });
       auto check = [&](bool has, StringRef attr, StringRef what) {

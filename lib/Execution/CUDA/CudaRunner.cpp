@@ -13,11 +13,11 @@
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Program.h"
-#include "mlir/Transforms/Passes.h"
 
 #include <cstring>
 
@@ -42,11 +42,12 @@ namespace {
 struct Driver {
 #define TILETAG_CU(fn) decltype(&fn) fn##_ = nullptr;
 #define TILETAG_CU_LIST(X)                                                     \
-  X(cuInit) X(cuDeviceGet) X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent)      \
-  X(cuCtxSynchronize) X(cuModuleLoadData) X(cuModuleGetFunction)               \
-  X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree)          \
-  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8) X(cuTensorMapEncodeTiled)     \
-  X(cuGetErrorString)
+  X(cuInit)                                                                    \
+  X(cuDeviceGet) X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent)                \
+      X(cuCtxSynchronize) X(cuModuleLoadData) X(cuModuleGetFunction)           \
+          X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree)   \
+              X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8)                    \
+                  X(cuTensorMapEncodeTiled) X(cuGetErrorString)
   TILETAG_CU_LIST(TILETAG_CU)
 #undef TILETAG_CU
 
@@ -102,8 +103,7 @@ uint64_t toBits(Type type, double v) {
 
 double fromBits(Type type, uint64_t bits) {
   if (auto f = dyn_cast<FloatType>(type)) {
-    llvm::APFloat x(f.getFloatSemantics(),
-                    llvm::APInt(f.getWidth(), bits));
+    llvm::APFloat x(f.getFloatSemantics(), llvm::APInt(f.getWidth(), bits));
     bool lost;
     x.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
               &lost);
@@ -207,9 +207,10 @@ LogicalResult CudaProgramImpl::run(StringRef name,
     }
     CUtensorMap map;
     if (!cu.ok(cu.cuTensorMapEncodeTiled_(
-                   &map, dtype, rank, reinterpret_cast<void *>(devicePtrs[m.operand]),
-                   dims, strides, box, elementStrides,
-                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                   &map, dtype, rank,
+                   reinterpret_cast<void *>(devicePtrs[m.operand]), dims,
+                   strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                   CU_TENSOR_MAP_SWIZZLE_128B,
                    CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
                "cuTensorMapEncodeTiled", error))
@@ -314,8 +315,8 @@ LogicalResult CudaProgramImpl::run(StringRef name,
 
 } // namespace
 
-std::unique_ptr<CudaProgram> CudaProgram::create(ModuleOp source, StringRef chip,
-                                                 std::string &error) {
+std::unique_ptr<CudaProgram>
+CudaProgram::create(ModuleOp source, StringRef chip, std::string &error) {
   auto impl = std::make_unique<CudaProgramImpl>();
   // Lower first, to read what each kernel needs, then finish to a cubin.
   OwningOpRef<ModuleOp> module(source.clone());
@@ -334,9 +335,12 @@ std::unique_ptr<CudaProgram> CudaProgram::create(ModuleOp source, StringRef chip
     KernelInfo info;
     info.params.assign(func.getArgumentTypes().begin(),
                        func.getArgumentTypes().end());
-    info.block.assign(
-        func->getAttrOfType<DenseI64ArrayAttr>("tiletag.block").asArrayRef().begin(),
-        func->getAttrOfType<DenseI64ArrayAttr>("tiletag.block").asArrayRef().end());
+    info.block.assign(func->getAttrOfType<DenseI64ArrayAttr>("tiletag.block")
+                          .asArrayRef()
+                          .begin(),
+                      func->getAttrOfType<DenseI64ArrayAttr>("tiletag.block")
+                          .asArrayRef()
+                          .end());
     info.sharedBytes =
         func->getAttrOfType<IntegerAttr>("tiletag.shared_bytes").getInt();
     info.workspaceBytes =
