@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileTag/Execution/Interpreter.h"
+#include "TileTag/Execution/IntegerArith.h"
 
 #include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
 #include "TileTag/Dialect/Tag/IR/TagOps.h"
@@ -133,7 +134,14 @@ private:
 
   const Array &array(Value v) { return std::get<Array>(env[v]); }
   double scalar(Value v) { return array(v).data.front(); }
-  int64_t index(Value v) { return static_cast<int64_t>(scalar(v)); }
+  /// The exact value of an integer or index scalar.
+  llvm::APInt integer(Value v) {
+    const Array &a = array(v);
+    if (a.exact)
+      return *a.exact;
+    return exactOf(a.elementType, a.data.front());
+  }
+  int64_t index(Value v) { return integer(v).getSExtValue(); }
   Buffer buffer(Value v) { return std::get<Buffer>(env[v]); }
   SmallVector<int64_t> indices(ValueRange values) {
     SmallVector<int64_t> out;
@@ -143,8 +151,26 @@ private:
   }
   void set(Value v, Array a) { env[v] = std::move(a); }
   void setScalar(Value v, double x) {
-    set(v, Array(getElementTypeOrSelf(v.getType()), {},
-                 roundTo(getElementTypeOrSelf(v.getType()), x)));
+    Type type = getElementTypeOrSelf(v.getType());
+    if (!llvm::isa<ShapedType>(v.getType()) && integerWidth(type))
+      return setInteger(v, exactOf(type, x));
+    set(v, Array(type, {}, roundTo(type, x)));
+  }
+  void setInteger(Value v, const llvm::APInt &x) { set(v, scalarOf(x, v.getType())); }
+
+  static llvm::APInt exactOf(Type type, double x) {
+    unsigned width = integerWidth(type);
+    if (width == 1)
+      return llvm::APInt(1, x != 0);
+    return llvm::APInt(64, static_cast<int64_t>(x), /*isSigned=*/true)
+        .sextOrTrunc(width);
+  }
+  static Array scalarOf(const llvm::APInt &x, Type type) {
+    bool isBool = x.getBitWidth() == 1;
+    Array a(type, {},
+            static_cast<double>(isBool ? x.getZExtValue() : x.getSExtValue()));
+    a.exact = x;
+    return a;
   }
 
   template <typename Fn> LogicalResult unary(Operation *op, Fn fn);
@@ -232,6 +258,17 @@ static uint64_t unsignedAt(Type type, double x) {
 
 LogicalResult Interpreter::runArith(Operation &op, bool &handled) {
   handled = true;
+  if (isScalarIntegerOp(&op)) {
+    SmallVector<llvm::APInt> operands;
+    for (Value v : op.getOperands())
+      operands.push_back(integer(v));
+    std::string undefined;
+    FailureOr<llvm::APInt> r = evaluateIntegerOp(&op, operands, undefined);
+    if (failed(r))
+      return fail(&op, "undefined behaviour: " + undefined);
+    setInteger(op.getResult(0), *r);
+    return success();
+  }
   Type inElem = op.getNumOperands()
                     ? getElementTypeOrSelf(op.getOperand(0).getType())
                     : Type();
@@ -262,6 +299,10 @@ LogicalResult Interpreter::runArith(Operation &op, bool &handled) {
               out.data[i++] = roundTo(elem, toDouble(a));
           }
           set(c, std::move(out));
+          return success();
+        }
+        if (auto i = llvm::dyn_cast<IntegerAttr>(c.getValue())) {
+          setInteger(c, i.getValue());
           return success();
         }
         setScalar(c, toDouble(c.getValue()));
@@ -815,6 +856,8 @@ LogicalResult Interpreter::run(Operation &op) {
             return success();
           })
       .Case<scf::ForOp>([&](scf::ForOp loop) -> LogicalResult {
+        if (loop.getUnsignedCmp())
+          return fail(loop, "loops with unsigned bounds are not supported");
         int64_t lb = index(loop.getLowerBound()),
                 ub = index(loop.getUpperBound()), step = index(loop.getStep());
         if (step <= 0)
@@ -824,9 +867,13 @@ LogicalResult Interpreter::run(Operation &op) {
           carried.push_back(env[init]);
         SmallVector<RuntimeValue> args;
         Type ivType = loop.getInductionVar().getType();
-        for (int64_t iv = lb; iv < ub; iv += step) {
+        unsigned width = integerWidth(ivType);
+        // iv + step never wraps: past the type's maximum it is past ub too.
+        for (int64_t iv = lb; iv < ub;
+             iv = iv > INT64_MAX - step ? ub : iv + step) {
           args.clear();
-          args.push_back(Array(ivType, {}, static_cast<double>(iv)));
+          args.push_back(
+              scalarOf(llvm::APInt(64, iv, true).sextOrTrunc(width), ivType));
           for (RuntimeValue &v : carried)
             args.push_back(std::move(v));
           carried.clear();

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileTag/Verification/Prover.h"
+#include "TileTag/Verification/SymbolicModel.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -24,18 +25,70 @@ static llvm::cl::opt<std::string>
 
 std::string mlir::tiletag::verify::defaultDumpDir() { return clDumpSmt; }
 
-Prover::Prover(z3::context &ctx, unsigned timeoutMs, std::string dumpDir,
+Prover::Prover(z3::context &ctx, uint64_t resourceLimit, std::string dumpDir,
                std::string dumpPrefix)
-    : ctx(ctx), timeoutMs(timeoutMs), dumpDir(std::move(dumpDir)),
+    : ctx(ctx), resourceLimit(resourceLimit), dumpDir(std::move(dumpDir)),
       dumpPrefix(std::move(dumpPrefix)) {}
 
-Verdict Prover::check(const z3::expr &formula, llvm::StringRef what) {
+/// The resources a solver spent on its checks ("rlimit count").
+static uint64_t resourceCount(z3::solver &solver) {
+  z3::stats stats = solver.statistics();
+  for (unsigned i = 0; i < stats.size(); ++i)
+    if (stats.key(i) == "rlimit count")
+      return stats.is_uint(i) ? stats.uint_value(i)
+                              : static_cast<uint64_t>(stats.double_value(i));
+  return 0;
+}
+
+/// Makes the model of a satisfiable `solver` minimal in `terms`, one after
+/// the other: each term as small as it can be with the ones before it fixed
+/// (non-negative terms from 0 upwards: exponential, then binary search).
+/// Every check stays under the solver's resource limit; a term whose search
+/// hits it keeps its value.
+static void minimize(z3::solver &solver, const std::vector<z3::expr> &terms) {
+  z3::context &ctx = solver.ctx();
+  auto satisfiable = [&](const z3::expr &bound) {
+    solver.push();
+    solver.add(bound);
+    bool sat = solver.check() == z3::sat;
+    solver.pop();
+    return sat;
+  };
+  for (const z3::expr &t : terms) {
+    int64_t current;
+    if (!solver.get_model().eval(t, true).is_numeral_i64(current))
+      continue;
+    if (current > 0 && satisfiable(t <= 0)) {
+      current = satisfiable(t == 0) ? 0 : current;
+    } else if (current > 0) {
+      // Smallest positive value: find a power-of-two bracket, then bisect.
+      int64_t lo = 0, hi = 1;
+      while (hi < current && !satisfiable(t <= ctx.int_val(hi))) {
+        lo = hi;
+        hi = hi > current / 2 ? current : hi * 2;
+      }
+      hi = std::min(hi, current);
+      while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (satisfiable(t <= ctx.int_val(mid)))
+          hi = mid;
+        else
+          lo = mid;
+      }
+      current = hi;
+    }
+    solver.add(t == ctx.int_val(current));
+    if (solver.check() != z3::sat)
+      return; // cannot happen; keep the last model
+  }
+}
+
+Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
+                      const std::vector<z3::expr> &minimal) {
   auto start = std::chrono::steady_clock::now();
-  z3::solver solver(ctx);
-  z3::params params(ctx);
-  params.set("timeout", timeoutMs);
-  solver.set(params);
-  solver.add(formula);
+  z3::solver builder(ctx);
+  builder.add(formula);
+  std::string text = builder.to_smt2();
   if (!dumpDir.empty()) {
     llvm::sys::fs::create_directories(dumpDir);
     llvm::SmallString<128> path(dumpDir);
@@ -44,26 +97,49 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what) {
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
     if (!ec)
-      os << "; " << what << "\n" << solver.to_smt2();
+      os << "; " << what << "\n" << text;
   }
   ++queries;
-  Verdict verdict{Verdict::Unknown, std::nullopt, ""};
+  // Each query runs in a context of its own, parsed from its SMT-LIB text:
+  // the verdict and the resources spent then depend on the query alone, not
+  // on what the process asked before (Z3's heuristics follow the order in
+  // which a context created its terms). The limit counts resources, not
+  // time, so that a verdict is the same on a loaded or an idle machine.
+  Verdict verdict{Verdict::Unknown, std::nullopt, "", 0};
   try {
+    z3::context local;
+    z3::solver solver(local);
+    z3::params params(local);
+    params.set("rlimit", static_cast<unsigned>(resourceLimit));
+    solver.set(params);
+    solver.from_string(text.c_str());
     switch (solver.check()) {
     case z3::unsat:
       verdict.kind = Verdict::Unsat;
       break;
-    case z3::sat:
+    case z3::sat: {
       verdict.kind = Verdict::Sat;
-      verdict.model = solver.get_model();
-      break;
-    case z3::unknown:
-      verdict.reason = solver.reason_unknown();
+      std::vector<z3::expr> terms;
+      for (const z3::expr &t : minimal)
+        terms.push_back(z3::to_expr(local, Z3_translate(ctx, t, local)));
+      minimize(solver, terms);
+      z3::model m = solver.get_model();
+      verdict.model = z3::model(m, ctx, z3::model::translate());
       break;
     }
+    case z3::unknown:
+      verdict.reason = solver.reason_unknown();
+      if (verdict.reason == "max. resource limit exceeded")
+        verdict.reason = "the resource limit of " +
+                         std::to_string(resourceLimit) + " was reached";
+      break;
+    }
+    verdict.resources = resourceCount(solver);
   } catch (const z3::exception &e) {
     verdict.reason = e.msg();
   }
+  resources += verdict.resources;
+  maxResources = std::max(maxResources, verdict.resources);
   millis += std::chrono::duration<double, std::milli>(
                 std::chrono::steady_clock::now() - start)
                 .count();
@@ -71,7 +147,7 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what) {
 }
 
 bool mlir::tiletag::verify::checkKernels(
-    ModuleOp module, unsigned timeoutMs, llvm::StringRef dumpDir,
+    ModuleOp module, uint64_t resourceLimit, llvm::StringRef dumpDir,
     llvm::StringRef suffix, bool stats, llvm::StringRef verifiedAttr,
     llvm::function_ref<KernelVerdict(tile::KernelOp, z3::context &, Prover &)>
         check) {
@@ -79,7 +155,7 @@ bool mlir::tiletag::verify::checkKernels(
   bool allProved = true;
   module.walk([&](tile::KernelOp kernel) {
     z3::context ctx;
-    Prover prover(ctx, timeoutMs, dir, (kernel.getSymName() + suffix).str());
+    Prover prover(ctx, resourceLimit, dir, (kernel.getSymName() + suffix).str());
     KernelVerdict verdict = check(kernel, ctx, prover);
     if (stats) {
       std::string millis;
@@ -88,11 +164,53 @@ bool mlir::tiletag::verify::checkKernels(
       mlir::emitRemark(kernel.getLoc())
           << "@" << kernel.getSymName() << ": " << verdict.summary
           << (verdict.proved ? " proved" : " checked") << " with "
-          << prover.numQueries() << " Z3 queries in " << millis << " ms";
+          << prover.numQueries() << " Z3 queries in " << millis << " ms, "
+          << prover.resourcesSpent() << " resources (largest query "
+          << prover.largestQuery() << ")";
     }
     if (verdict.proved)
       kernel->setAttr(verifiedAttr, UnitAttr::get(kernel.getContext()));
     allProved &= verdict.proved;
   });
   return allProved;
+}
+
+mlir::FailureOr<unsigned> mlir::tiletag::verify::proveDefinedness(
+    SymbolicModel &model, Prover &prover, Instance &inst) {
+  const std::vector<Obligation> &obligations = model.definedness(inst);
+  if (obligations.empty())
+    return 0u;
+  z3::context &ctx = model.context();
+  z3::expr all = ctx.bool_val(true);
+  for (const Obligation &o : obligations)
+    all = all && o.holds;
+  Verdict v = prover.check(model.assumptions() && !all,
+                           "integer operations are defined and exact",
+                           model.minimalOrder());
+  if (v.kind == Verdict::Unsat)
+    return static_cast<unsigned>(obligations.size());
+  if (v.kind == Verdict::Unknown) {
+    mlir::emitError(model.getKernel().getLoc())
+        << "could not prove that the kernel's integer operations are "
+           "defined (no division by zero, no wrap-around, ...): Z3 answered "
+           "unknown ("
+        << v.reason << ")";
+    return failure();
+  }
+  for (const Obligation &o : obligations) {
+    if (v.model->eval(o.holds, true).is_true())
+      continue;
+    InFlightDiagnostic diag = mlir::emitError(o.op->getLoc()) << o.what;
+    diag.attachNote(o.op->getLoc()) << model.describe(*v.model, o.op, &inst);
+    diag.attachNote() << "replay on the CPU: tiletag-run " << fileOf(o.op)
+                      << " --kernel " << model.getKernel().getSymName()
+                      << model.replayFlags(*v.model);
+  }
+  return failure();
+}
+
+std::string mlir::tiletag::verify::fileOf(Operation *op) {
+  if (auto file = llvm::dyn_cast<FileLineColLoc>(op->getLoc()))
+    return file.getFilename().str();
+  return "FILE";
 }

@@ -6,6 +6,8 @@
 
 #include "TileTag/Verification/SymbolicModel.h"
 
+#include "TileTag/Dialect/Tag/IR/TagOps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AffineExpr.h"
@@ -17,10 +19,12 @@ using namespace mlir::tiletag::verify;
 
 SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx)
     : ctx(ctx), kernel(kernel) {
-  // An execution runs some program: the grid is not empty.
-  for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d)
-    facts.push_back(symbol("nprog" + std::to_string(d), Symbol::GridExtent) >=
-                    1);
+  // An execution runs some program: the grid is not empty, and no larger
+  // than a GPU launches (2^31 - 1 programs per dimension).
+  for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d) {
+    z3::expr n = symbol("nprog" + std::to_string(d), Symbol::GridExtent);
+    facts.push_back(n >= 1 && n < pow2(31));
+  }
   // The launch contract: operand shapes and grid extents are functions of the
   // problem sizes. Without it, "the grid covers M" could not be proved.
   auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
@@ -30,7 +34,7 @@ SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx)
   std::vector<z3::expr> sizes;
   for (StringAttr name : launch.getSizeNames()) {
     sizes.push_back(symbol("size." + name.getValue().str(), Symbol::Size));
-    facts.push_back(sizes.back() >= 0);
+    facts.push_back(sizes.back() >= 0 && inRange(sizes.back(), 64));
   }
   for (auto [name, map] : llvm::zip(launch.getShapeNames(), launch.getShapes()))
     for (auto [d, e] : llvm::enumerate(map.getResults()))
@@ -68,8 +72,12 @@ z3::expr SymbolicModel::symbol(const std::string &name, Symbol::Kind kind,
   auto it = sharedIndex.find(name);
   if (it != sharedIndex.end())
     return shared[it->second].expr;
-  z3::expr e =
-      isBool ? ctx.bool_const(name.c_str()) : ctx.int_const(name.c_str());
+  // SMT-LIB symbols have no quote character: another program's pid0' is
+  // pid0~ in the solver (and in SMT-LIB dumps).
+  std::string smtName = name;
+  std::replace(smtName.begin(), smtName.end(), '\'', '~');
+  z3::expr e = isBool ? ctx.bool_const(smtName.c_str())
+                      : ctx.int_const(smtName.c_str());
   sharedIndex[name] = shared.size();
   shared.push_back({name, e, kind});
   return e;
@@ -85,7 +93,7 @@ z3::expr SymbolicModel::dimension(Value memref, int64_t d) {
   z3::expr s = symbol(kernel.getOperandName(arg.getArgNumber()) + ".dim" +
                           std::to_string(d),
                       Symbol::Dimension);
-  facts.push_back(s >= 0);
+  facts.push_back(s >= 0 && inRange(s, 64));
   return s;
 }
 
@@ -175,12 +183,388 @@ static bool insideLoop(Value value) {
   return false;
 }
 
+/// The width of an integer or index type (index: 64), or 0.
+static unsigned widthOf(Type type) {
+  if (type.isIndex())
+    return 64;
+  if (auto it = llvm::dyn_cast<IntegerType>(type))
+    return it.getWidth();
+  return 0;
+}
+
+z3::expr SymbolicModel::pow2(unsigned n) {
+  llvm::SmallString<24> digits;
+  llvm::APInt::getOneBitSet(n + 1, n).toStringUnsigned(digits);
+  return ctx.int_val(digits.c_str());
+}
+
+z3::expr SymbolicModel::inRange(const z3::expr &e, unsigned width) {
+  if (width <= 1)
+    return ctx.bool_val(true);
+  return e >= -pow2(width - 1) && e < pow2(width - 1);
+}
+
+z3::expr SymbolicModel::wrap(const z3::expr &e, unsigned width) {
+  return z3::mod(e + pow2(width - 1), pow2(width)) - pow2(width - 1);
+}
+
+z3::expr SymbolicModel::unsignedView(Value v, const z3::expr &e) {
+  if (e.is_bool())
+    return asInt(e);
+  if (nonNegative(v))
+    return e;
+  return z3::ite(e >= 0, e, e + pow2(widthOf(v.getType())));
+}
+
+z3::expr SymbolicModel::signedView(Value v, const z3::expr &e) {
+  if (e.is_bool())
+    return z3::ite(e, ctx.int_val(-1), ctx.int_val(0));
+  return e;
+}
+
+bool SymbolicModel::nonNegative(Value v) {
+  auto it = nonNegativeMemo.find(v);
+  if (it != nonNegativeMemo.end())
+    return it->second;
+  nonNegativeMemo[v] = false; // cycles through loop-carried values
+  bool result = false;
+  if (auto arg = llvm::dyn_cast<BlockArgument>(v)) {
+    auto loop = llvm::dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    // Iterations run from the lower bound upwards (the step is positive).
+    result = loop && arg == loop.getInductionVar() &&
+             !loop.getUnsignedCmp() && nonNegative(loop.getLowerBound());
+  } else if (Operation *op = v.getDefiningOp()) {
+    auto both = [&]() {
+      return nonNegative(op->getOperand(0)) && nonNegative(op->getOperand(1));
+    };
+    result =
+        llvm::TypeSwitch<Operation *, bool>(op)
+            .Case<arith::ConstantOp>([&](arith::ConstantOp c) {
+              auto i = llvm::dyn_cast<IntegerAttr>(c.getValue());
+              return i && widthOf(c.getType()) > 1 &&
+                     !i.getValue().isNegative();
+            })
+            .Case<tile::ProgramIdOp, tile::NumProgramsOp, memref::DimOp>(
+                [](Operation *) { return true; })
+            // Under their no-wrap obligations, sums and products of
+            // non-negative values are non-negative.
+            .Case<arith::AddIOp, arith::MulIOp, arith::DivUIOp,
+                  arith::CeilDivUIOp, arith::DivSIOp, arith::CeilDivSIOp,
+                  arith::FloorDivSIOp, arith::MinUIOp, arith::MinSIOp>(
+                [&](Operation *) { return both(); })
+            .Case<arith::MaxSIOp>([&](Operation *) {
+              return nonNegative(op->getOperand(0)) ||
+                     nonNegative(op->getOperand(1));
+            })
+            .Case<arith::RemUIOp>(
+                [&](Operation *) { return nonNegative(op->getOperand(1)); })
+            .Case<arith::RemSIOp>(
+                [&](Operation *) { return nonNegative(op->getOperand(0)); })
+            .Case<arith::SelectOp>([&](Operation *) {
+              return nonNegative(op->getOperand(1)) &&
+                     nonNegative(op->getOperand(2));
+            })
+            .Case<arith::IndexCastOp, arith::ExtSIOp>([&](Operation *) {
+              return widthOf(op->getOperand(0).getType()) > 1 &&
+                     widthOf(op->getOperand(0).getType()) <=
+                         widthOf(v.getType()) &&
+                     nonNegative(op->getOperand(0));
+            })
+            .Case<arith::IndexCastUIOp, arith::ExtUIOp>([&](Operation *) {
+              return widthOf(op->getOperand(0).getType()) <
+                     widthOf(v.getType());
+            })
+            .Default([](Operation *) { return false; });
+  }
+  nonNegativeMemo[v] = result;
+  return result;
+}
+
+/// True if `v` is ghost state: a tag field, or computed from one. Ghost
+/// arithmetic never runs (strip-tags erases it, and refuses if it reaches
+/// the real computation); it means what it says mathematically.
+static bool isGhost(Value v, DenseMap<Value, bool> &memo) {
+  auto it = memo.find(v);
+  if (it != memo.end())
+    return it->second;
+  Operation *def = v.getDefiningOp();
+  bool ghost = def && (llvm::isa<tag::FieldOp>(def) ||
+                       llvm::any_of(def->getOperands(), [&](Value o) {
+                         return isGhost(o, memo);
+                       }));
+  memo[v] = ghost;
+  return ghost;
+}
+
+void SymbolicModel::require(Operation *op, Instance &inst, const z3::expr &cond,
+                            const Twine &what) {
+  if (&inst != recording ||
+      llvm::any_of(op->getOperands(),
+                   [&](Value v) { return isGhost(v, ghostMemo); }))
+    return;
+  z3::expr runs = executes(op, inst);
+  obligations.push_back({op, what.str(), z3::implies(runs, cond)});
+}
+
+const std::vector<Obligation> &SymbolicModel::definedness(Instance &inst) {
+  obligations.clear();
+  recording = &inst;
+  kernel.walk([&](Operation *op) {
+    if (auto loop = llvm::dyn_cast<scf::ForOp>(op)) {
+      if (loop.getUnsignedCmp())
+        require(loop, inst, ctx.bool_val(false),
+                "the checker models loops with signed bounds only; this one "
+                "compares unsigned");
+      else
+        require(loop, inst, term(loop.getStep(), inst) > 0,
+                "the loop step can be zero or negative (undefined)");
+    }
+    // Element accesses out of bounds are undefined.
+    if (isa<memref::LoadOp, memref::StoreOp>(op)) {
+      Value memref = isa<memref::LoadOp>(op) ? op->getOperand(0)
+                                              : op->getOperand(1);
+      z3::expr inBounds = ctx.bool_val(true);
+      for (auto [d, i] : llvm::enumerate(
+               op->getOperands().drop_front(isa<memref::LoadOp>(op) ? 1 : 2)))
+        inBounds = inBounds && term(i, inst) >= 0 &&
+                   term(i, inst) < dimension(memref, d);
+      require(op, inst, inBounds,
+              "the " + op->getName().getStringRef() +
+                  " can access an element out of bounds (undefined)");
+    }
+    for (Value r : op->getResults())
+      if (widthOf(r.getType()))
+        (void)term(r, inst);
+  });
+  recording = nullptr;
+  return obligations;
+}
+
+z3::expr SymbolicModel::computeInteger(Operation *op, Instance &inst) {
+  Value result = op->getResult(0);
+  unsigned width = widthOf(result.getType());
+  bool isBool = width == 1;
+  auto operand = [&](unsigned i) { return term(op->getOperand(i), inst); };
+  auto u = [&](unsigned i) { return unsignedView(op->getOperand(i), operand(i)); };
+  auto sv = [&](unsigned i) { return signedView(op->getOperand(i), operand(i)); };
+  auto opName = op->getName().getStringRef().str();
+  // add/sub/mul are mathematical under the obligation that they do not wrap.
+  auto noWrap = [&](const z3::expr &value, const z3::expr &unsignedValue) {
+    require(op, inst, inRange(value, width),
+            "the " + opName +
+                " can wrap around (signed overflow); index arithmetic must "
+                "stay in range");
+    auto flags = llvm::dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op);
+    if (flags && flags.hasNoUnsignedWrap())
+      require(op, inst, unsignedValue >= 0 && unsignedValue < pow2(width),
+              "the " + opName +
+                  " can overflow unsigned, which its nuw flag makes poison");
+    return value;
+  };
+  auto nonZeroDivisor = [&]() {
+    require(op, inst, operand(1) != 0,
+            "the divisor of the " + opName + " can be zero (undefined)");
+  };
+  auto noSignedOverflow = [&]() {
+    nonZeroDivisor();
+    require(op, inst, !(operand(0) == -pow2(width - 1) && operand(1) == -1),
+            "the " + opName +
+                " can divide the minimum value by -1 (undefined overflow)");
+  };
+  auto opaque = [&]() -> std::optional<z3::expr> { return std::nullopt; };
+  // Truncating division of mathematical values.
+  auto truncDiv = [&](const z3::expr &a, const z3::expr &b) {
+    return z3::ite(a >= 0, z3::ite(b >= 0, a / b, -(a / -b)),
+                   z3::ite(b >= 0, -((-a) / b), (-a) / (-b)));
+  };
+  auto floorDiv = [&](const z3::expr &a, const z3::expr &b) {
+    return z3::ite(b > 0, a / b, (-a) / (-b));
+  };
+  auto fromUnsigned = [&](Value v, const z3::expr &e) {
+    return nonNegative(v) ? e : z3::ite(e >= pow2(width - 1), e - pow2(width), e);
+  };
+  std::optional<int64_t> constRhs =
+      op->getNumOperands() > 1 ? getConstantIntValue(op->getOperand(1))
+                               : std::nullopt;
+
+  std::optional<z3::expr> e =
+      llvm::TypeSwitch<Operation *, std::optional<z3::expr>>(op)
+          .Case<arith::AddIOp, arith::SubIOp, arith::MulIOp>(
+              [&](Operation *o) -> std::optional<z3::expr> {
+                if (isBool) {
+                  z3::expr a = operand(0), b = operand(1);
+                  return isa<arith::MulIOp>(o) ? (a && b) : (a != b);
+                }
+                if (isa<arith::AddIOp>(o))
+                  return noWrap(operand(0) + operand(1), u(0) + u(1));
+                if (isa<arith::SubIOp>(o))
+                  return noWrap(operand(0) - operand(1), u(0) - u(1));
+                return noWrap(operand(0) * operand(1), u(0) * u(1));
+              })
+          .Case<arith::DivUIOp>([&](Operation *) -> std::optional<z3::expr> {
+            if (isBool)
+              return opaque();
+            nonZeroDivisor();
+            return fromUnsigned(result, u(0) / u(1));
+          })
+          .Case<arith::RemUIOp>([&](Operation *) -> std::optional<z3::expr> {
+            if (isBool)
+              return opaque();
+            nonZeroDivisor();
+            return fromUnsigned(result, z3::mod(u(0), u(1)));
+          })
+          .Case<arith::CeilDivUIOp>([&](Operation *) -> std::optional<z3::expr> {
+            if (isBool)
+              return opaque();
+            nonZeroDivisor();
+            return fromUnsigned(result, (u(0) + u(1) - 1) / u(1));
+          })
+          .Case<arith::DivSIOp>([&](Operation *) -> std::optional<z3::expr> {
+            if (isBool)
+              return opaque();
+            noSignedOverflow();
+            z3::expr a = operand(0), b = operand(1);
+            if (constRhs && *constRhs > 0)
+              return nonNegative(op->getOperand(0))
+                         ? a / b
+                         : z3::ite(a >= 0, a / b, -((-a) / b));
+            return truncDiv(a, b);
+          })
+          .Case<arith::RemSIOp>([&](Operation *) -> std::optional<z3::expr> {
+            if (isBool)
+              return opaque();
+            noSignedOverflow();
+            z3::expr a = operand(0), b = operand(1);
+            if (nonNegative(op->getOperand(0)))
+              return z3::mod(a, b);
+            return z3::ite(a >= 0, z3::mod(a, b), -z3::mod(-a, b));
+          })
+          .Case<arith::FloorDivSIOp>([&](Operation *) -> std::optional<z3::expr> {
+            if (isBool)
+              return opaque();
+            noSignedOverflow();
+            if (constRhs && *constRhs > 0)
+              return operand(0) / operand(1);
+            return floorDiv(operand(0), operand(1));
+          })
+          .Case<arith::CeilDivSIOp>([&](Operation *) -> std::optional<z3::expr> {
+            if (isBool)
+              return opaque();
+            noSignedOverflow();
+            if (constRhs && *constRhs > 0)
+              return -((-operand(0)) / operand(1));
+            return -floorDiv(-operand(0), operand(1));
+          })
+          .Case<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp,
+                arith::MaxUIOp>([&](Operation *o) -> std::optional<z3::expr> {
+            if (isBool)
+              return opaque();
+            bool isUnsigned = isa<arith::MinUIOp, arith::MaxUIOp>(o);
+            z3::expr a = isUnsigned ? u(0) : operand(0),
+                     b = isUnsigned ? u(1) : operand(1);
+            bool isMin = isa<arith::MinSIOp, arith::MinUIOp>(o);
+            return z3::ite(isMin ? a <= b : a >= b, operand(0), operand(1));
+          })
+          .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(
+              [&](Operation *o) -> std::optional<z3::expr> {
+                if (!isBool)
+                  return opaque();
+                z3::expr a = operand(0), b = operand(1);
+                if (isa<arith::AndIOp>(o))
+                  return a && b;
+                if (isa<arith::OrIOp>(o))
+                  return a || b;
+                return a != b;
+              })
+          .Case<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(
+              [&](Operation *o) -> std::optional<z3::expr> {
+                if (isBool)
+                  return opaque();
+                require(op, inst, u(1) < ctx.int_val(width),
+                        "the shift amount of the " + opName +
+                            " can reach the bit width (poison)");
+                if (!constRhs || *constRhs < 0 || *constRhs >= width)
+                  return opaque();
+                z3::expr scale = pow2(*constRhs);
+                if (isa<arith::ShRSIOp>(o))
+                  return operand(0) / scale;
+                if (isa<arith::ShRUIOp>(o))
+                  return *constRhs == 0 ? operand(0) : u(0) / scale;
+                auto flags =
+                    llvm::cast<arith::ArithIntegerOverflowFlagsInterface>(o);
+                if (flags.hasNoSignedWrap() || flags.hasNoUnsignedWrap())
+                  return noWrap(operand(0) * scale, u(0) * scale);
+                return wrap(operand(0) * scale, width);
+              })
+          .Case<arith::CmpIOp>([&](arith::CmpIOp cmp) -> std::optional<z3::expr> {
+            z3::expr a = sv(0), b = sv(1), ua = u(0), ub = u(1);
+            switch (cmp.getPredicate()) {
+            case arith::CmpIPredicate::eq:
+              return a == b;
+            case arith::CmpIPredicate::ne:
+              return a != b;
+            case arith::CmpIPredicate::slt:
+              return a < b;
+            case arith::CmpIPredicate::sle:
+              return a <= b;
+            case arith::CmpIPredicate::sgt:
+              return a > b;
+            case arith::CmpIPredicate::sge:
+              return a >= b;
+            case arith::CmpIPredicate::ult:
+              return ua < ub;
+            case arith::CmpIPredicate::ule:
+              return ua <= ub;
+            case arith::CmpIPredicate::ugt:
+              return ua > ub;
+            case arith::CmpIPredicate::uge:
+              return ua >= ub;
+            }
+            return opaque();
+          })
+          .Case<arith::SelectOp>([&](Operation *) -> std::optional<z3::expr> {
+            z3::expr c = operand(0);
+            return z3::ite(c.is_bool() ? c : c != 0, operand(1), operand(2));
+          })
+          .Case<arith::IndexCastOp, arith::ExtSIOp, arith::IndexCastUIOp,
+                arith::ExtUIOp, arith::TruncIOp>(
+              [&](Operation *o) -> std::optional<z3::expr> {
+                unsigned from = widthOf(op->getOperand(0).getType());
+                bool zeroExtend = isa<arith::IndexCastUIOp, arith::ExtUIOp>(o);
+                if (width >= from) {
+                  z3::expr v = zeroExtend ? u(0) : sv(0);
+                  return isBool ? v != 0 : v;
+                }
+                if (auto flags = llvm::dyn_cast<
+                        arith::ArithIntegerOverflowFlagsInterface>(o)) {
+                  if (flags.hasNoSignedWrap())
+                    require(op, inst, inRange(operand(0), width),
+                            "the " + opName +
+                                " can change the signed value, which its nsw "
+                                "flag makes poison");
+                  if (flags.hasNoUnsignedWrap())
+                    require(op, inst, u(0) < pow2(width),
+                            "the " + opName +
+                                " can change the unsigned value, which its "
+                                "nuw flag makes poison");
+                }
+                if (isBool)
+                  return z3::mod(operand(0), 2) == 1;
+                return wrap(operand(0), width);
+              })
+          .Default([&](Operation *) { return opaque(); });
+  if (e)
+    return *e;
+  return z3::expr(ctx);
+}
+
 z3::expr SymbolicModel::compute(Value value, Instance &inst) {
   Type type = value.getType();
-  bool isBool = type.isInteger(1);
+  unsigned width = widthOf(type);
+  bool isBool = width == 1;
   auto opaque = [&]() {
-    // A value the model does not follow: any value at all. Loop-invariant
-    // ones are shared by all instances of the program.
+    // A value the model does not follow: any value of its type. Loop-
+    // invariant ones are shared by all instances of the program.
     auto [it, inserted] =
         opaqueIds.try_emplace(value.getAsOpaquePointer(), opaqueIds.size());
     std::string name = "opaque@line" + lineNumberOf(value.getLoc()) + "#" +
@@ -188,7 +572,12 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
     if (insideLoop(value))
       name += inst.suffix;
     name += inst.program;
-    return isBool ? ctx.bool_const(name.c_str()) : ctx.int_const(name.c_str());
+    if (isBool)
+      return ctx.bool_const(name.c_str());
+    z3::expr e = ctx.int_const(name.c_str());
+    if (width)
+      facts.push_back(inRange(e, width));
+    return e;
   };
 
   if (auto arg = llvm::dyn_cast<BlockArgument>(value)) {
@@ -196,6 +585,8 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
     if (auto k = llvm::dyn_cast<tile::KernelOp>(owner)) {
       z3::expr s =
           symbol(k.getOperandName(arg.getArgNumber()), Symbol::Scalar, isBool);
+      if (width > 1)
+        facts.push_back(inRange(s, width));
       return s;
     }
     if (auto loop = llvm::dyn_cast<scf::ForOp>(owner))
@@ -205,8 +596,14 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
   }
 
   Operation *op = value.getDefiningOp();
-  auto operand = [&](unsigned i) { return term(op->getOperand(i), inst); };
-  auto asBool = [&](z3::expr e) { return e.is_bool() ? e : e != 0; };
+  if (width && value == op->getResult(0) && op->getNumResults() == 1 &&
+      !llvm::isa<ShapedType>(type) &&
+      llvm::none_of(op->getOperandTypes(),
+                    [](Type t) { return llvm::isa<ShapedType>(t); })) {
+    z3::expr e = computeInteger(op, inst);
+    if (static_cast<Z3_ast>(e))
+      return e;
+  }
 
   return llvm::TypeSwitch<Operation *, z3::expr>(op)
       .Case<arith::ConstantOp>([&](arith::ConstantOp c) {
@@ -227,33 +624,42 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
         return n;
       })
       .Case<memref::DimOp>([&](memref::DimOp dim) {
-        std::optional<int64_t> d = getConstantIntValue(dim.getIndex());
         auto type = llvm::dyn_cast<MemRefType>(dim.getSource().getType());
-        if (!d || !type || *d < 0 || *d >= type.getRank())
+        if (!type)
           return opaque();
-        if (!type.isDynamicDim(*d))
-          return ctx.int_val(static_cast<int64_t>(type.getDimSize(*d)));
-        auto arg = llvm::dyn_cast<BlockArgument>(dim.getSource());
-        if (!arg || arg.getOwner()->getParentOp() != kernel.getOperation())
-          return opaque();
-        return dimension(dim.getSource(), *d);
+        int64_t rank = type.getRank();
+        z3::expr d = term(dim.getIndex(), inst);
+        require(dim, inst, d >= 0 && d < ctx.int_val(rank),
+                "the dimension index of the memref.dim can be at or past "
+                "the rank " +
+                    Twine(rank) + " (undefined)");
+        // The value at each dimension the index may name.
+        z3::expr value = opaque();
+        for (int64_t i = rank; i-- > 0;)
+          value = z3::ite(d == ctx.int_val(i), dimension(dim.getSource(), i),
+                          value);
+        return value;
       })
       .Case<memref::LoadOp>([&](memref::LoadOp load) {
         auto arg = llvm::dyn_cast<BlockArgument>(load.getMemRef());
-        if (isBool || !arg ||
+        std::vector<z3::expr> index;
+        for (Value i : load.getIndices())
+          index.push_back(term(i, inst));
+        if (isBool || !width || !arg ||
             arg.getOwner()->getParentOp() != kernel.getOperation())
           return opaque();
         // Kernel memory that the kernel does not write is a function of the
         // index: equal indices give equal values in every instance.
         z3::sort_vector domain(ctx);
         z3::expr_vector args(ctx);
-        for (Value i : load.getIndices()) {
+        for (const z3::expr &i : index) {
           domain.push_back(ctx.int_sort());
-          args.push_back(term(i, inst));
+          args.push_back(i);
         }
         std::string name = kernel.getOperandName(arg.getArgNumber()) + "[]";
         z3::func_decl f = ctx.function(name.c_str(), domain, ctx.int_sort());
         z3::expr value = f(args);
+        facts.push_back(inRange(value, width));
         if (kernel.getArgAttr(arg.getArgNumber(),
                               tile::TileDialect::kNondecreasingAttrName)) {
           // A sorted sequence: instantiate monotonicity for every pair of
@@ -265,67 +671,6 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
           seen.push_back({args[0], value});
         }
         return value;
-      })
-      .Case<arith::AddIOp>([&](Operation *) { return operand(0) + operand(1); })
-      .Case<arith::SubIOp>([&](Operation *) { return operand(0) - operand(1); })
-      .Case<arith::MulIOp>([&](Operation *) { return operand(0) * operand(1); })
-      .Case<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(
-          [&](Operation *) { return operand(0) / operand(1); })
-      .Case<arith::RemUIOp, arith::RemSIOp>(
-          [&](Operation *) { return z3::mod(operand(0), operand(1)); })
-      .Case<arith::CeilDivUIOp, arith::CeilDivSIOp>([&](Operation *) {
-        z3::expr a = operand(0), b = operand(1);
-        return (a + b - 1) / b;
-      })
-      .Case<arith::MinUIOp, arith::MinSIOp>([&](Operation *) {
-        z3::expr a = operand(0), b = operand(1);
-        return z3::ite(a <= b, a, b);
-      })
-      .Case<arith::MaxUIOp, arith::MaxSIOp>([&](Operation *) {
-        z3::expr a = operand(0), b = operand(1);
-        return z3::ite(a >= b, a, b);
-      })
-      .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-            arith::ExtUIOp, arith::TruncIOp>([&](Operation *) {
-        z3::expr a = operand(0);
-        return isBool ? asBool(a) : asInt(a);
-      })
-      .Case<arith::CmpIOp>([&](arith::CmpIOp cmp) {
-        z3::expr a = asInt(operand(0)), b = asInt(operand(1));
-        switch (cmp.getPredicate()) {
-        case arith::CmpIPredicate::eq:
-          return a == b;
-        case arith::CmpIPredicate::ne:
-          return a != b;
-        case arith::CmpIPredicate::slt:
-        case arith::CmpIPredicate::ult:
-          return a < b;
-        case arith::CmpIPredicate::sle:
-        case arith::CmpIPredicate::ule:
-          return a <= b;
-        case arith::CmpIPredicate::sgt:
-        case arith::CmpIPredicate::ugt:
-          return a > b;
-        case arith::CmpIPredicate::sge:
-        case arith::CmpIPredicate::uge:
-          return a >= b;
-        }
-        return opaque();
-      })
-      .Case<arith::SelectOp>([&](arith::SelectOp sel) {
-        if (llvm::isa<ShapedType>(sel.getType()))
-          return opaque();
-        return z3::ite(asBool(operand(0)), operand(1), operand(2));
-      })
-      .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>([&](Operation *o) {
-        if (!isBool)
-          return opaque();
-        z3::expr a = asBool(operand(0)), b = asBool(operand(1));
-        if (isa<arith::AndIOp>(o))
-          return a && b;
-        if (isa<arith::OrIOp>(o))
-          return a || b;
-        return a != b;
       })
       .Default([&](Operation *) { return opaque(); });
 }
@@ -460,11 +805,40 @@ std::string SymbolicModel::replayFlags(const z3::model &model) {
   return (sizeList.empty() ? "" : " --size " + sizeList) + sets;
 }
 
+/// The shared symbols by kind (and program ids by name: pid0, pid0', ...),
+/// otherwise in the order the model made them.
+static std::vector<const Symbol *> ordered(ArrayRef<Symbol> symbols) {
+  std::vector<const Symbol *> out;
+  for (const Symbol &s : symbols)
+    out.push_back(&s);
+  std::stable_sort(out.begin(), out.end(), [](const Symbol *a, const Symbol *b) {
+    if (a->kind != b->kind)
+      return a->kind < b->kind;
+    return a->kind == Symbol::ProgramId && a->name < b->name;
+  });
+  return out;
+}
+
+std::vector<z3::expr> SymbolicModel::minimalOrder(
+    ArrayRef<std::pair<Operation *, Instance *>> points) {
+  std::vector<z3::expr> terms;
+  for (Symbol::Kind kind : {Symbol::Size, Symbol::Dimension,
+                            Symbol::GridExtent, Symbol::ProgramId,
+                            Symbol::Scalar})
+    for (const Symbol *sym : ordered(shared))
+      if (sym->kind == kind && sym->expr.is_int())
+        terms.push_back(sym->expr);
+  for (auto [op, inst] : points)
+    for (scf::ForOp loop : loops(op))
+      terms.push_back(inductionVar(loop, *inst));
+  return terms;
+}
+
 std::string SymbolicModel::describe(const z3::model &model, Operation *op,
                                     Instance *inst) {
   std::string text = "counterexample:";
-  for (const Symbol &sym : shared)
-    text += " " + sym.name + " = " + evalString(model, sym.expr) + ";";
+  for (const Symbol *sym : ordered(shared))
+    text += " " + sym->name + " = " + evalString(model, sym->expr) + ";";
   if (op && inst)
     for (scf::ForOp loop : loops(op))
       text += " " + loopName(loop) + " = " +

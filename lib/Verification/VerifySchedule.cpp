@@ -52,6 +52,11 @@ public:
       : ctx(ctx), model(kernel, ctx), prover(prover), kernel(kernel) {}
 
   LogicalResult run() {
+    Instance defined{"", {}, ""};
+    FailureOr<unsigned> n = proveDefinedness(model, prover, defined);
+    if (::mlir::failed(n))
+      return failure();
+    proved += *n;
     collect();
     checkStructure();
     checkAsyncResults();
@@ -203,7 +208,8 @@ private:
   bool prove(Operation *op, const z3::expr &facts, const z3::expr &claim,
              const Twine &what,
              ArrayRef<std::pair<Operation *, Instance *>> points) {
-    Verdict v = prover.check(facts && !claim, what.str());
+    Verdict v =
+        prover.check(facts && !claim, what.str(), model.minimalOrder(points));
     if (v.kind == Verdict::Unsat) {
       ++proved;
       return true;
@@ -1094,7 +1100,8 @@ private:
 
   /// The innermost loop around `op` mapped to `level`, if any.
   scf::ForOp loopAt(Operation *op, schedule::ParallelLevel level) {
-    for (scf::ForOp loop : llvm::reverse(model.loops(op)))
+    SmallVector<scf::ForOp> enclosing = model.loops(op);
+    for (scf::ForOp loop : llvm::reverse(enclosing))
       if (levelOf(loop) == level)
         return loop;
     return {};
@@ -1162,7 +1169,7 @@ struct VerifySchedulePass
 
   void runOnOperation() override {
     bool ok = checkKernels(
-        getOperation(), timeoutMs, dumpSmtDir, "-schedule", printStats,
+        getOperation(), resourceLimit, dumpSmtDir, "-schedule", printStats,
         schedule::ScheduleDialect::kVerifiedAttrName,
         [](tile::KernelOp kernel, z3::context &ctx, Prover &prover) {
           ScheduleChecker checker(kernel, ctx, prover);

@@ -53,18 +53,18 @@ struct Field {
   TagSet families;
 };
 
-std::string fileOf(Operation *op) {
-  if (auto file = llvm::dyn_cast<FileLineColLoc>(op->getLoc()))
-    return file.getFilename().str();
-  return "FILE";
-}
-
 class TagChecker {
 public:
   TagChecker(tile::KernelOp kernel, z3::context &ctx, Prover &prover)
       : ctx(ctx), model(kernel, ctx), prover(prover), main{"", {}} {}
 
   LogicalResult run() {
+    Instance defined{"", {}, ""};
+    FailureOr<unsigned> n = proveDefinedness(model, prover, defined);
+    if (::mlir::failed(n))
+      failed = true;
+    else
+      obligations += *n;
     analyzeBlock(model.getKernel().getBody().front());
     return failed ? failure() : success();
   }
@@ -147,14 +147,15 @@ private:
       function_ref<void(InFlightDiagnostic &, const z3::model &)> notes = {}) {
     if (!discharge)
       return true;
-    Verdict v = prover.check(facts && !claim, what);
+    std::pair<Operation *, Instance *> at[] = {{op, &main}};
+    Verdict v = prover.check(facts && !claim, what, model.minimalOrder(at));
     if (v.kind == Verdict::Unsat)
       return true;
     failed = true;
     if (v.kind == Verdict::Unknown) {
       mlir::emitError(op->getLoc())
           << "could not prove " << what << ": Z3 answered unknown (" << v.reason
-          << "); raise timeout-ms or simplify the index "
+          << "); raise rlimit or simplify the index "
           << "arithmetic (problem sizes must stay symbolic, tile "
           << "sizes and stages constant)";
       return false;
@@ -373,9 +374,11 @@ private:
     }
     // Every read must find an earlier write: otherwise it reads garbage.
     if (discharge) {
+      std::pair<Operation *, Instance *> at[] = {{reader, &main}};
       Verdict v =
           prover.check(context(reader) && noWriter,
-                       "an earlier write filled the slot this read reads");
+                       "an earlier write filled the slot this read reads",
+                       model.minimalOrder(at));
       if (v.kind == Verdict::Sat) {
         failed = true;
         InFlightDiagnostic diag =
@@ -887,7 +890,7 @@ struct VerifyTagsPass
 
   void runOnOperation() override {
     bool ok = checkKernels(
-        getOperation(), timeoutMs, dumpSmtDir, "", printStats,
+        getOperation(), resourceLimit, dumpSmtDir, "", printStats,
         tag::TagDialect::kVerifiedAttrName,
         [](tile::KernelOp kernel, z3::context &ctx, Prover &prover) {
           TagChecker checker(kernel, ctx, prover);

@@ -18,7 +18,7 @@ import tempfile
 
 PASSES = ["--tiletag-strip-schedule", "--tiletag-strip-tags", "--tiletag-describe"]
 # With --verify, variants go through both checkers instead (slower: fewer).
-VERIFY = ["--tiletag-verify-tags=timeout-ms=2000", "--tiletag-verify-schedule=timeout-ms=2000"]
+VERIFY = ["--tiletag-verify-tags=rlimit=2000000", "--tiletag-verify-schedule=rlimit=2000000"]
 # With --lower, variants go through the Hopper lowering to PTX (unproved
 # variants are let through, so that the lowering sees them all).
 LOWER = ["--tiletag-compile-cuda=verify=0 allow-unverified=1 format=isa"]

@@ -16,6 +16,7 @@
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/APInt.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <memory>
@@ -31,10 +32,13 @@ double roundTo(Type type, double value);
 
 /// A dense row-major array. Every element type is held as double: floats are
 /// kept rounded to their format, integers and indices are exact up to 2^53.
+/// Scalars of integer or index type also keep their exact value, so that
+/// index arithmetic follows MLIR's 64-bit semantics (IntegerArith.h).
 struct Array {
   Type elementType;
   SmallVector<int64_t> shape;
   std::vector<double> data;
+  std::optional<llvm::APInt> exact;
 
   Array() = default;
   Array(Type elementType, ArrayRef<int64_t> shape, double fill = 0.0);

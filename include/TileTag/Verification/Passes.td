@@ -34,8 +34,9 @@ def VerifyTagsPass : Pass<"tiletag-verify-tags", "::mlir::ModuleOp"> {
     `--tiletag-verify-tags=stats=1` reports the queries and the time.
   }];
   let options = [
-    Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"10000",
-           "Z3 time limit per query, in milliseconds">,
+    Option<"resourceLimit", "rlimit", "uint64_t", /*default=*/"10000000",
+           "Z3 resource limit per query (deterministic, unlike a time "
+           "limit); a query that reaches it is an error">,
     Option<"dumpSmtDir", "dump-smt", "std::string", /*default=*/"\"\"",
            "Write every query as SMT-LIB into this directory "
            "(also --tiletag-dump-smt=DIR)">,
@@ -73,8 +74,9 @@ def VerifySchedulePass : Pass<"tiletag-verify-schedule", "::mlir::ModuleOp"> {
     Example: `tiletag-opt --tiletag-verify-schedule examples/softmax.mlir`.
   }];
   let options = [
-    Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"10000",
-           "Z3 time limit per query, in milliseconds">,
+    Option<"resourceLimit", "rlimit", "uint64_t", /*default=*/"10000000",
+           "Z3 resource limit per query (deterministic, unlike a time "
+           "limit); a query that reaches it is an error">,
     Option<"dumpSmtDir", "dump-smt", "std::string", /*default=*/"\"\"",
            "Write every query as SMT-LIB into this directory "
            "(also --tiletag-dump-smt=DIR)">,

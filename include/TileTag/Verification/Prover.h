@@ -17,6 +17,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::tiletag::verify {
 
@@ -25,26 +26,33 @@ struct Verdict {
   enum Kind { Unsat, Sat, Unknown } kind;
   std::optional<z3::model> model; // when Sat
   std::string reason;             // when Unknown
+  uint64_t resources = 0;         // Z3's resource count spent
 };
 
-/// Runs Z3 queries with a timeout. A claim holds in every execution when
-/// "facts and not claim" is Unsat; Sat gives a counterexample; Unknown (a
-/// timeout, or a nonlinear or quantified query Z3 gives up on) is never
-/// taken as a proof. Counts queries and time; can write each as SMT-LIB.
+/// Runs Z3 queries under a deterministic resource limit (Z3's rlimit, not
+/// wall-clock time). A claim holds in every execution when "facts and not
+/// claim" is Unsat; Sat gives a counterexample; Unknown (the limit, or a
+/// nonlinear or quantified query Z3 gives up on) is never taken as a proof.
+/// Counts queries, resources and time; can write each query as SMT-LIB.
 class Prover {
 public:
-  Prover(z3::context &ctx, unsigned timeoutMs, std::string dumpDir,
+  Prover(z3::context &ctx, uint64_t resourceLimit, std::string dumpDir,
          std::string dumpPrefix);
 
-  /// Checks `formula`; `what` heads the query in SMT-LIB dumps.
-  Verdict check(const z3::expr &formula, llvm::StringRef what);
+  /// Checks `formula`; `what` heads the query in SMT-LIB dumps. A model
+  /// (counterexample) is made minimal in the terms of `minimal`, in order.
+  Verdict check(const z3::expr &formula, llvm::StringRef what,
+                const std::vector<z3::expr> &minimal = {});
 
   unsigned numQueries() const { return queries; }
   double milliseconds() const { return millis; }
+  uint64_t resourcesSpent() const { return resources; }
+  uint64_t largestQuery() const { return maxResources; }
 
 private:
   z3::context &ctx;
-  unsigned timeoutMs;
+  uint64_t resourceLimit;
+  uint64_t resources = 0, maxResources = 0;
   std::string dumpDir, dumpPrefix;
   unsigned queries = 0;
   double millis = 0;
@@ -65,10 +73,23 @@ struct KernelVerdict {
 /// with N Z3 queries in T ms" as a remark when `stats`, and marks proved
 /// kernels with the unit attribute `verifiedAttr`. False if any failed.
 bool checkKernels(
-    ModuleOp module, unsigned timeoutMs, llvm::StringRef dumpDir,
+    ModuleOp module, uint64_t resourceLimit, llvm::StringRef dumpDir,
     llvm::StringRef suffix, bool stats, llvm::StringRef verifiedAttr,
     llvm::function_ref<KernelVerdict(tile::KernelOp, z3::context &, Prover &)>
         check);
+
+class SymbolicModel;
+struct Instance;
+
+/// Proves the definedness obligations of every integer operation of the
+/// model's kernel (SymbolicModel::definedness) in one query; reports each
+/// violated one at its op with a counterexample. Returns how many were
+/// proved.
+FailureOr<unsigned> proveDefinedness(SymbolicModel &model, Prover &prover,
+                                     Instance &inst);
+
+/// The file name of an op's location, for replay commands ("FILE" if none).
+std::string fileOf(Operation *op);
 
 } // namespace mlir::tiletag::verify
 

@@ -40,9 +40,21 @@ struct Instance {
   std::string program = "";
 };
 
+/// A condition under which the model follows an operation exactly and the
+/// operation is defined: no division by zero, no wrap-around of add/sub/mul,
+/// a dimension inside the rank, a positive loop step. `holds` is "where `op`
+/// executes, the condition is true", over the variables of `inst`; `what`
+/// says what goes wrong when it is false.
+struct Obligation {
+  Operation *op;
+  std::string what;
+  z3::expr holds;
+};
+
 /// A named symbol of the model, reported in counterexamples.
 struct Symbol {
-  enum Kind { Size, Dimension, GridExtent, ProgramId, Scalar };
+  /// In the order counterexamples list them.
+  enum Kind { GridExtent, Size, Dimension, ProgramId, Scalar };
   std::string name;
   z3::expr expr;
   Kind kind;
@@ -56,8 +68,15 @@ public:
   tile::KernelOp getKernel() { return kernel; }
 
   /// The term of an index, integer or i1 value in `inst` (i1 as a Bool).
-  /// Values the model cannot follow become fresh, unconstrained symbols.
+  /// An integer of width w is its signed value, in [-2^(w-1), 2^(w-1));
+  /// operations follow MLIR's definition exactly, under the obligations of
+  /// definedness(). Values the model cannot follow become fresh symbols
+  /// constrained only by their type's range.
   z3::expr term(Value value, Instance &inst);
+
+  /// The obligations of every integer operation and loop of the kernel (see
+  /// Obligation), in `inst`. A checker proves them before it trusts a term.
+  const std::vector<Obligation> &definedness(Instance &inst);
 
   /// What must hold for `op` to execute in `inst`: the domains of its
   /// enclosing loops and the conditions of its enclosing branches.
@@ -114,6 +133,12 @@ public:
   std::string describe(const z3::model &model, Operation *op = nullptr,
                        Instance *inst = nullptr);
 
+  /// What a counterexample is made minimal in, in order: problem sizes,
+  /// operand dimensions, grid extents, program ids, scalar operands, then
+  /// the loop variables around each of `points` (outer loops first).
+  std::vector<z3::expr>
+  minimalOrder(ArrayRef<std::pair<Operation *, Instance *>> points = {});
+
   /// An i1 term as 0 or 1; integer terms unchanged.
   z3::expr asInt(const z3::expr &e);
 
@@ -121,6 +146,22 @@ private:
   z3::expr symbol(const std::string &name, Symbol::Kind kind,
                   bool isBool = false);
   z3::expr compute(Value value, Instance &inst);
+  z3::expr computeInteger(Operation *op, Instance &inst);
+  /// 2^n as a term.
+  z3::expr pow2(unsigned n);
+  /// `e` lies in the range of a signed integer of `width` bits.
+  z3::expr inRange(const z3::expr &e, unsigned width);
+  /// The value of an integer term read as unsigned (i1: 0 or 1).
+  z3::expr unsignedView(Value v, const z3::expr &e);
+  /// The value of an integer term read as signed (i1: 0 or -1).
+  z3::expr signedView(Value v, const z3::expr &e);
+  /// Two's complement wrap-around of a mathematical value to `width` bits.
+  z3::expr wrap(const z3::expr &e, unsigned width);
+  /// True if `v` is never negative as a signed value, by its definition.
+  bool nonNegative(Value v);
+  /// Records that `cond` must hold where the op of `value` executes.
+  void require(Operation *op, Instance &inst, const z3::expr &cond,
+               const Twine &what);
 
   z3::context &ctx;
   tile::KernelOp kernel;
@@ -132,6 +173,10 @@ private:
   /// Reads of each tile.nondecreasing operand: (index, value).
   std::map<std::string, std::vector<std::pair<z3::expr, z3::expr>>> sortedReads;
   unsigned freshCounter = 0;
+  /// The instance whose terms record obligations (definedness()).
+  Instance *recording = nullptr;
+  std::vector<Obligation> obligations;
+  DenseMap<Value, bool> nonNegativeMemo, ghostMemo;
 };
 
 /// "line N" of an op's location, for diagnostics.

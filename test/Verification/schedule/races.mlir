@@ -32,10 +32,14 @@ tile.kernel @neighbour(%X: memref<?xf32> {tile.name = "X"}) grid(1) attributes {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
+  %n = memref.dim %X, %c0 : memref<?xf32>
   scf.for %w = %c0 to %c4 step %c1 {
     %w1 = arith.addi %w, %c1 : index
-    %v = memref.load %X[%w1] : memref<?xf32>
-    memref.store %v, %X[%w] : memref<?xf32>
+    %inside = arith.cmpi ult, %w1, %n : index
+    scf.if %inside {
+      %v = memref.load %X[%w1] : memref<?xf32>
+      memref.store %v, %X[%w] : memref<?xf32>
+    }
   } {schedule.map = #schedule.map<warp>}
   tile.return
 }
