@@ -71,13 +71,6 @@ void mlir::tiletag::registerTileTagPasses() {
   verify::registerTileTagVerificationPasses();
   conversion::registerTileTagConversionPasses();
   conversion::registerConversionPipelines();
-  PassPipelineRegistration<>("tiletag-verify",
-                             "Run both checkers: --tiletag-verify-tags, then "
-                             "--tiletag-verify-schedule",
-                             [](OpPassManager &pm) {
-                               pm.addPass(verify::createVerifyTagsPass());
-                               pm.addPass(verify::createVerifySchedulePass());
-                             });
 }
 
 void mlir::tiletag::registerAllPasses() {

@@ -6,6 +6,7 @@
 
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 #include "TileTag/InitAll.h"
+#include "TileTag/Verification/CheckKernel.h"
 #include "TileTag/Verification/Prover.h"
 #include "TileTag/Verification/SymbolicModel.h"
 
@@ -15,6 +16,8 @@
 #include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tiletag;
@@ -76,7 +79,7 @@ protected:
 TEST_F(VerificationTest, TermsFollowIndexArithmetic) {
   z3::context ctx;
   SymbolicModel model(kernel, ctx);
-  Prover prover(ctx, 5000, "", "test");
+  Prover prover(ctx, 1000000, "", "test");
   Instance inst{"", {}};
   z3::expr steps = model.term(loop.getUpperBound(), inst);
   z3::expr n = ctx.int_const("X.dim1");
@@ -94,7 +97,7 @@ TEST_F(VerificationTest, TermsFollowIndexArithmetic) {
 TEST_F(VerificationTest, SequentialOrderOfInstances) {
   z3::context ctx;
   SymbolicModel model(kernel, ctx);
-  Prover prover(ctx, 5000, "", "test");
+  Prover prover(ctx, 1000000, "", "test");
   Instance a{"@a", {}}, b{"@b", {}};
   z3::expr ka = model.inductionVar(loop, a), kb = model.inductionVar(loop, b);
   // Within one iteration the write comes first; across iterations, the
@@ -118,6 +121,61 @@ TEST_F(VerificationTest, UnknownIsNotAProof) {
       a > 0 && b > 0 && c > 0 && a * a * a + b * b * b == c * c * c, "fermat");
   EXPECT_NE(v.kind, Verdict::Unsat);
   EXPECT_EQ(prover.numQueries(), 1u);
+}
+
+/// The library call: a verdict per obligation, a structured counterexample
+/// for each failure, and the diagnostics as usual.
+TEST_F(VerificationTest, CheckKernelReportsVerdicts) {
+  constexpr StringLiteral text = R"mlir(
+    tile.kernel @k(%X: memref<?xf32> {tile.name = "X"}) grid(1) attributes {
+        tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 64],
+                                   shapes = [X = [N]]>} {
+      %c1 = arith.constant 1 : index
+      %p = tile.program_id 0
+      %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<64xf32>
+      %b = tag.field %t["X", 0] : tensor<64xf32>
+      tag.assert eq %b, %p, "this program's block" : index
+      %q = arith.addi %p, %c1 : index
+      tag.assert eq %b, %q, "the next block" : index
+      tile.return
+    })mlir";
+  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(text, &context);
+  auto k = *m->getOps<tile::KernelOp>().begin();
+  std::vector<std::string> errors;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    errors.push_back(d.str());
+    return success();
+  });
+  CheckOptions options;
+  options.schedule = false;
+  KernelVerdict verdict = checkKernel(k, options);
+  EXPECT_FALSE(verdict.proved());
+  EXPECT_FALSE(verdict.tagsProved);
+  EXPECT_GT(verdict.queries, 0u);
+  EXPECT_GT(verdict.resources, 0u);
+  ASSERT_EQ(errors.size(), 1u);
+  const ObligationVerdict *failure = nullptr, *proof = nullptr;
+  for (const ObligationVerdict &o : verdict.obligations) {
+    if (o.status == ObligationVerdict::Failed)
+      failure = &o;
+    if (o.status == ObligationVerdict::Proved &&
+        o.what == "assertion \"this program's block\"")
+      proof = &o;
+  }
+  ASSERT_TRUE(failure);
+  ASSERT_TRUE(proof);
+  EXPECT_EQ(failure->checker, "tags");
+  EXPECT_NE(failure->what.find("the next block"), std::string::npos);
+  ASSERT_TRUE(failure->counterexample.has_value());
+  // Minimal: the smallest size with a program (one element), program 0.
+  std::map<std::string, int64_t> values(failure->counterexample->values.begin(),
+                                        failure->counterexample->values.end());
+  EXPECT_EQ(values["size.N"], 1);
+  EXPECT_EQ(values["pid0"], 0);
+  EXPECT_NE(failure->counterexample->replay.find("--kernel k --size N=1"),
+            std::string::npos);
+  llvm::json::Value json = toJSON(verdict);
+  EXPECT_EQ(json.getAsObject()->getBoolean("proved"), false);
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "TileTag/Verification/SymbolicModel.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -146,33 +147,14 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
   return verdict;
 }
 
-bool mlir::tiletag::verify::checkKernels(
-    ModuleOp module, uint64_t resourceLimit, llvm::StringRef dumpDir,
-    llvm::StringRef suffix, bool stats, llvm::StringRef verifiedAttr,
-    llvm::function_ref<KernelVerdict(tile::KernelOp, z3::context &, Prover &)>
-        check) {
-  std::string dir = dumpDir.empty() ? defaultDumpDir() : dumpDir.str();
-  bool allProved = true;
-  module.walk([&](tile::KernelOp kernel) {
-    z3::context ctx;
-    Prover prover(ctx, resourceLimit, dir, (kernel.getSymName() + suffix).str());
-    KernelVerdict verdict = check(kernel, ctx, prover);
-    if (stats) {
-      std::string millis;
-      llvm::raw_string_ostream(millis)
-          << llvm::format("%.1f", prover.milliseconds());
-      mlir::emitRemark(kernel.getLoc())
-          << "@" << kernel.getSymName() << ": " << verdict.summary
-          << (verdict.proved ? " proved" : " checked") << " with "
-          << prover.numQueries() << " Z3 queries in " << millis << " ms, "
-          << prover.resourcesSpent() << " resources (largest query "
-          << prover.largestQuery() << ")";
-    }
-    if (verdict.proved)
-      kernel->setAttr(verifiedAttr, UnitAttr::get(kernel.getContext()));
-    allProved &= verdict.proved;
-  });
-  return allProved;
+void Prover::recordProof(Operation *op, const llvm::Twine &what) {
+  if (!log)
+    return;
+  ObligationVerdict v;
+  v.checker = checker;
+  v.what = what.str();
+  v.location = locationString(op->getLoc());
+  log->push_back(std::move(v));
 }
 
 mlir::FailureOr<unsigned> mlir::tiletag::verify::proveDefinedness(
@@ -187,8 +169,11 @@ mlir::FailureOr<unsigned> mlir::tiletag::verify::proveDefinedness(
   Verdict v = prover.check(model.assumptions() && !all,
                            "integer operations are defined and exact",
                            model.minimalOrder());
-  if (v.kind == Verdict::Unsat)
+  if (v.kind == Verdict::Unsat) {
+    for (const Obligation &o : obligations)
+      prover.recordProof(o.op, "ruled out: " + o.what);
     return static_cast<unsigned>(obligations.size());
+  }
   if (v.kind == Verdict::Unknown) {
     mlir::emitError(model.getKernel().getLoc())
         << "could not prove that the kernel's integer operations are "
@@ -200,17 +185,13 @@ mlir::FailureOr<unsigned> mlir::tiletag::verify::proveDefinedness(
   for (const Obligation &o : obligations) {
     if (v.model->eval(o.holds, true).is_true())
       continue;
+    std::pair<Operation *, Instance *> at[] = {{o.op, &inst}};
+    prover.setCounterexample(model.counterexample(*v.model, at));
     InFlightDiagnostic diag = mlir::emitError(o.op->getLoc()) << o.what;
     diag.attachNote(o.op->getLoc()) << model.describe(*v.model, o.op, &inst);
-    diag.attachNote() << "replay on the CPU: tiletag-run " << fileOf(o.op)
-                      << " --kernel " << model.getKernel().getSymName()
-                      << model.replayFlags(*v.model);
+    diag.attachNote() << "replay on the CPU: "
+                      << model.replayCommand(*v.model);
   }
   return failure();
 }
 
-std::string mlir::tiletag::verify::fileOf(Operation *op) {
-  if (auto file = llvm::dyn_cast<FileLineColLoc>(op->getLoc()))
-    return file.getFilename().str();
-  return "FILE";
-}

@@ -849,3 +849,53 @@ std::string SymbolicModel::describe(const z3::model &model, Operation *op,
 z3::expr SymbolicModel::asInt(const z3::expr &e) {
   return e.is_bool() ? z3::ite(e, ctx.int_val(1), ctx.int_val(0)) : e;
 }
+
+std::string mlir::tiletag::verify::locationString(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = llvm::dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    os << loc;
+  return text;
+}
+
+static int64_t valueOf(const z3::model &model, const z3::expr &e) {
+  z3::expr v = model.eval(e, true);
+  if (v.is_bool())
+    return v.is_true();
+  int64_t n = 0;
+  (void)v.is_numeral_i64(n);
+  return n;
+}
+
+std::string SymbolicModel::replayCommand(const z3::model &model) {
+  std::string file = "FILE";
+  if (auto loc = llvm::dyn_cast<FileLineColLoc>(kernel.getLoc()))
+    file = loc.getFilename().str();
+  return "tiletag-run " + file + " --kernel " + kernel.getSymName().str() +
+         replayFlags(model);
+}
+
+Counterexample SymbolicModel::counterexample(
+    const z3::model &model, ArrayRef<std::pair<Operation *, Instance *>> points,
+    ArrayRef<std::string> memory) {
+  Counterexample cex;
+  for (const Symbol *sym : ordered(shared))
+    cex.values.push_back({sym->name, valueOf(model, sym->expr)});
+  for (auto [i, point] : llvm::enumerate(points)) {
+    auto [op, inst] = point;
+    CounterexamplePoint p;
+    p.op = op->getName().getStringRef().str();
+    p.location = locationString(op->getLoc());
+    for (scf::ForOp loop : loops(op))
+      p.loops.push_back(
+          {loopName(loop), valueOf(model, inductionVar(loop, *inst))});
+    if (i < memory.size())
+      p.memory = memory[i];
+    cex.points.push_back(std::move(p));
+  }
+  cex.replay = replayCommand(model);
+  return cex;
+}

@@ -6,7 +6,7 @@
 
 #include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
-#include "TileTag/Verification/Passes.h"
+#include "Checkers.h"
 #include "TileTag/Verification/Prover.h"
 #include "TileTag/Verification/SymbolicModel.h"
 
@@ -14,10 +14,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/TypeSwitch.h"
 
-namespace mlir::tiletag::verify {
-#define GEN_PASS_DEF_VERIFYSCHEDULEPASS
-#include "TileTag/Verification/Passes.h.inc"
-} // namespace mlir::tiletag::verify
 
 using namespace mlir;
 using namespace mlir::tiletag;
@@ -52,11 +48,6 @@ public:
       : ctx(ctx), model(kernel, ctx), prover(prover), kernel(kernel) {}
 
   LogicalResult run() {
-    Instance defined{"", {}, ""};
-    FailureOr<unsigned> n = proveDefinedness(model, prover, defined);
-    if (::mlir::failed(n))
-      return failure();
-    proved += *n;
     collect();
     checkStructure();
     checkAsyncResults();
@@ -163,37 +154,50 @@ private:
   void error(Operation *op, const Twine &message, const z3::model *m,
              ArrayRef<std::pair<Operation *, Instance *>> points = {}) {
     failed = true;
-    InFlightDiagnostic diag = mlir::emitError(op->getLoc()) << message;
-    if (!m)
+    if (!m) {
+      mlir::emitError(op->getLoc()) << message;
       return;
-    diag.attachNote(op->getLoc()) << model.describe(*m);
+    }
+    // The memory each point touches: shared slots and global blocks.
+    SmallVector<std::string> memory;
     for (auto [point, inst] : points) {
-      std::string p;
-      llvm::raw_string_ostream ps(p);
-      ps << "the " << point->getName() << " at " << lineOf(point) << " runs";
-      SmallVector<std::string> where;
-      for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d)
-        where.push_back("pid" + std::to_string(d) + " = " +
-                        evalString(*m, model.programId(d, *inst)));
-      for (scf::ForOp loop : model.loops(point))
-        where.push_back(model.loopName(loop) + " = " +
-                        evalString(*m, model.inductionVar(loop, *inst)));
-      if (!where.empty())
-        ps << " with " << llvm::join(where, ", ");
-      // The memory it touches: shared slots and global blocks.
+      SmallVector<std::string> touched;
       for (const Access &acc : accesses) {
         if (acc.op != point)
           continue;
         SmallVector<std::string> idx;
         for (Value v : acc.indices)
           idx.push_back(evalString(*m, model.term(v, *inst)));
-        ps << (acc.kind == Access::Slot    ? ", slot ["
-               : acc.kind == Access::Block ? ", block ["
-                                           : ", element [")
-           << llvm::join(idx, ", ") << "] of " << describeMemory(acc.memory);
+        touched.push_back((acc.kind == Access::Slot    ? "slot ["
+                           : acc.kind == Access::Block ? "block ["
+                                                       : "element [") +
+                          llvm::join(idx, ", ") + "] of " +
+                          describeMemory(acc.memory));
       }
-      diag.attachNote(point->getLoc()) << p;
+      memory.push_back(llvm::join(touched, ", "));
     }
+    prover.setCounterexample(model.counterexample(*m, points, memory));
+    InFlightDiagnostic diag = mlir::emitError(op->getLoc()) << message;
+    diag.attachNote(op->getLoc()) << model.describe(*m);
+    for (auto [i, point] : llvm::enumerate(points)) {
+      auto [at, inst] = point;
+      std::string p;
+      llvm::raw_string_ostream ps(p);
+      ps << "the " << at->getName() << " at " << lineOf(at) << " runs";
+      SmallVector<std::string> where;
+      for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d)
+        where.push_back("pid" + std::to_string(d) + " = " +
+                        evalString(*m, model.programId(d, *inst)));
+      for (scf::ForOp loop : model.loops(at))
+        where.push_back(model.loopName(loop) + " = " +
+                        evalString(*m, model.inductionVar(loop, *inst)));
+      if (!where.empty())
+        ps << " with " << llvm::join(where, ", ");
+      if (!memory[i].empty())
+        ps << ", " << memory[i];
+      diag.attachNote(at->getLoc()) << p;
+    }
+    diag.attachNote() << "replay on the CPU: " << model.replayCommand(*m);
   }
 
   std::string describeMemory(Value memory) {
@@ -211,6 +215,7 @@ private:
     Verdict v =
         prover.check(facts && !claim, what.str(), model.minimalOrder(points));
     if (v.kind == Verdict::Unsat) {
+      prover.recordProof(op, what);
       ++proved;
       return true;
     }
@@ -1163,23 +1168,12 @@ private:
   unsigned instanceCounter = 0;
 };
 
-struct VerifySchedulePass
-    : public verify::impl::VerifySchedulePassBase<VerifySchedulePass> {
-  using VerifySchedulePassBase::VerifySchedulePassBase;
-
-  void runOnOperation() override {
-    bool ok = checkKernels(
-        getOperation(), resourceLimit, dumpSmtDir, "-schedule", printStats,
-        schedule::ScheduleDialect::kVerifiedAttrName,
-        [](tile::KernelOp kernel, z3::context &ctx, Prover &prover) {
-          ScheduleChecker checker(kernel, ctx, prover);
-          bool proved = succeeded(checker.run());
-          return KernelVerdict{proved, std::to_string(checker.proved) +
-                                           " schedule obligations"};
-        });
-    if (!ok)
-      signalPassFailure();
-  }
-};
-
 } // namespace
+
+CheckerResult mlir::tiletag::verify::checkSchedule(tile::KernelOp kernel,
+                                                   z3::context &ctx,
+                                                   Prover &prover) {
+  ScheduleChecker checker(kernel, ctx, prover);
+  bool proved = succeeded(checker.run());
+  return {proved, std::to_string(checker.proved) + " schedule obligations"};
+}

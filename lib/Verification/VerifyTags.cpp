@@ -7,7 +7,7 @@
 #include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
 #include "TileTag/Dialect/Tag/IR/TagOps.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
-#include "TileTag/Verification/Passes.h"
+#include "Checkers.h"
 #include "TileTag/Verification/Prover.h"
 #include "TileTag/Verification/SymbolicModel.h"
 
@@ -18,10 +18,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Path.h"
 
-namespace mlir::tiletag::verify {
-#define GEN_PASS_DEF_VERIFYTAGSPASS
-#include "TileTag/Verification/Passes.h.inc"
-} // namespace mlir::tiletag::verify
 
 using namespace mlir;
 using namespace mlir::tiletag;
@@ -59,12 +55,6 @@ public:
       : ctx(ctx), model(kernel, ctx), prover(prover), main{"", {}} {}
 
   LogicalResult run() {
-    Instance defined{"", {}, ""};
-    FailureOr<unsigned> n = proveDefinedness(model, prover, defined);
-    if (::mlir::failed(n))
-      failed = true;
-    else
-      obligations += *n;
     analyzeBlock(model.getKernel().getBody().front());
     return failed ? failure() : success();
   }
@@ -149,8 +139,10 @@ private:
       return true;
     std::pair<Operation *, Instance *> at[] = {{op, &main}};
     Verdict v = prover.check(facts && !claim, what, model.minimalOrder(at));
-    if (v.kind == Verdict::Unsat)
+    if (v.kind == Verdict::Unsat) {
+      prover.recordProof(op, what);
       return true;
+    }
     failed = true;
     if (v.kind == Verdict::Unknown) {
       mlir::emitError(op->getLoc())
@@ -170,6 +162,8 @@ private:
 
   void report(InFlightDiagnostic &diag, Operation *op, const z3::model &m,
               ArrayRef<Field *> fieldsUsed) {
+    std::pair<Operation *, Instance *> at[] = {{op, &main}};
+    prover.setCounterexample(model.counterexample(m, at));
     diag.attachNote(op->getLoc()) << model.describe(m, op, &main);
     for (Field *f : fieldsUsed) {
       std::string ftext;
@@ -187,9 +181,7 @@ private:
       }
       diag.attachNote(f->op.getLoc()) << ftext;
     }
-    diag.attachNote() << "replay on the CPU: tiletag-run " << fileOf(op)
-                      << " --kernel " << model.getKernel().getSymName()
-                      << model.replayFlags(m);
+    diag.attachNote() << "replay on the CPU: " << model.replayCommand(m);
   }
 
   /// "B(0, 10), written by the tile.copy at line 56 into slot 2 when
@@ -884,24 +876,13 @@ private:
   unsigned instanceCounter = 0, fieldCounter = 0;
 };
 
-struct VerifyTagsPass
-    : public verify::impl::VerifyTagsPassBase<VerifyTagsPass> {
-  using VerifyTagsPassBase::VerifyTagsPassBase;
-
-  void runOnOperation() override {
-    bool ok = checkKernels(
-        getOperation(), resourceLimit, dumpSmtDir, "", printStats,
-        tag::TagDialect::kVerifiedAttrName,
-        [](tile::KernelOp kernel, z3::context &ctx, Prover &prover) {
-          TagChecker checker(kernel, ctx, prover);
-          bool proved = succeeded(checker.run());
-          return KernelVerdict{
-              proved, std::to_string(checker.assertions) + " assertions and " +
-                          std::to_string(checker.obligations) + " obligations"};
-        });
-    if (!ok)
-      signalPassFailure();
-  }
-};
-
 } // namespace
+
+CheckerResult mlir::tiletag::verify::checkTags(tile::KernelOp kernel,
+                                               z3::context &ctx,
+                                               Prover &prover) {
+  TagChecker checker(kernel, ctx, prover);
+  bool proved = succeeded(checker.run());
+  return {proved, std::to_string(checker.assertions) + " assertions and " +
+                      std::to_string(checker.obligations) + " obligations"};
+}

@@ -41,8 +41,12 @@ def VerifyTagsPass : Pass<"tiletag-verify-tags", "::mlir::ModuleOp"> {
            "Write every query as SMT-LIB into this directory "
            "(also --tiletag-dump-smt=DIR)">,
     Option<"printStats", "stats", "bool", /*default=*/"false",
-           "Report, per kernel, the assertions and obligations proved, the "
-           "number of Z3 queries and the time (as a remark)">,
+           "Report, per kernel, what was proved, the number of Z3 queries, "
+           "the time and the resources spent (as a remark)">,
+    Option<"format", "format", "std::string", /*default=*/"\"text\"",
+           "`text`: diagnostics only; `json`: also print every kernel's "
+           "verdicts (per obligation: proved / failed / unknown, with a "
+           "structured counterexample) as JSON on stdout">,
   ];
 }
 
@@ -81,8 +85,47 @@ def VerifySchedulePass : Pass<"tiletag-verify-schedule", "::mlir::ModuleOp"> {
            "Write every query as SMT-LIB into this directory "
            "(also --tiletag-dump-smt=DIR)">,
     Option<"printStats", "stats", "bool", /*default=*/"false",
-           "Report, per kernel, the obligations proved, the number of Z3 "
-           "queries and the time (as a remark)">,
+           "Report, per kernel, what was proved, the number of Z3 queries, "
+           "the time and the resources spent (as a remark)">,
+    Option<"format", "format", "std::string", /*default=*/"\"text\"",
+           "`text`: diagnostics only; `json`: also print every kernel's "
+           "verdicts (per obligation: proved / failed / unknown, with a "
+           "structured counterexample) as JSON on stdout">,
+  ];
+}
+
+def VerifyPass : Pass<"tiletag-verify", "::mlir::ModuleOp"> {
+  let summary = "Prove every kernel: its integer operations, its tags and its schedule";
+  let description = [{
+    Runs both checkers (`--tiletag-verify-tags`, `--tiletag-verify-schedule`)
+    on every `tile.kernel`, after proving that its integer operations are
+    defined and followed exactly (no division by zero, no wrap-around of
+    index arithmetic, dimensions inside the rank, positive loop steps).
+    Each proved checker stamps the kernel (`tag.verified`,
+    `schedule.verified`) with the hash of the IR it proved; a later change
+    to the kernel makes the stamp stale, and the lowering refuses it.
+
+    With `format=json` the verdicts are printed on stdout, one object per
+    kernel and one entry per obligation:
+
+    ```
+    tiletag-opt --tiletag-verify=format=json -o /dev/null examples/gemm.mlir
+    ```
+  }];
+  let options = [
+    Option<"resourceLimit", "rlimit", "uint64_t", /*default=*/"10000000",
+           "Z3 resource limit per query (deterministic, unlike a time "
+           "limit); a query that reaches it is an error">,
+    Option<"dumpSmtDir", "dump-smt", "std::string", /*default=*/"\"\"",
+           "Write every query as SMT-LIB into this directory "
+           "(also --tiletag-dump-smt=DIR)">,
+    Option<"printStats", "stats", "bool", /*default=*/"false",
+           "Report, per kernel, what was proved, the number of Z3 queries, "
+           "the time and the resources spent (as a remark)">,
+    Option<"format", "format", "std::string", /*default=*/"\"text\"",
+           "`text`: diagnostics only; `json`: also print every kernel's "
+           "verdicts (per obligation: proved / failed / unknown, with a "
+           "structured counterexample) as JSON on stdout">,
   ];
 }
 

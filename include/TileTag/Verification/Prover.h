@@ -8,6 +8,7 @@
 #define TILETAG_VERIFICATION_PROVER_H
 
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
+#include "TileTag/Verification/CheckKernel.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -44,6 +45,21 @@ public:
   Verdict check(const z3::expr &formula, llvm::StringRef what,
                 const std::vector<z3::expr> &minimal = {});
 
+  /// Verdicts go to `log` (checkKernel's), as obligations of `checker`.
+  void setLog(std::vector<ObligationVerdict> *log, llvm::StringRef checker) {
+    this->log = log;
+    this->checker = checker.str();
+  }
+  llvm::StringRef currentChecker() const { return checker; }
+  /// Records that the obligation `what` at `op` was proved.
+  void recordProof(Operation *op, const llvm::Twine &what);
+  /// The counterexample of the failure about to be reported as a
+  /// diagnostic; checkKernel attaches it to that failure's verdict.
+  void setCounterexample(Counterexample cex) { pending = std::move(cex); }
+  std::optional<Counterexample> takeCounterexample() {
+    return std::exchange(pending, std::nullopt);
+  }
+
   unsigned numQueries() const { return queries; }
   double milliseconds() const { return millis; }
   uint64_t resourcesSpent() const { return resources; }
@@ -52,6 +68,9 @@ public:
 private:
   z3::context &ctx;
   uint64_t resourceLimit;
+  std::vector<ObligationVerdict> *log = nullptr;
+  std::string checker;
+  std::optional<Counterexample> pending;
   uint64_t resources = 0, maxResources = 0;
   std::string dumpDir, dumpPrefix;
   unsigned queries = 0;
@@ -60,23 +79,6 @@ private:
 
 /// The directory of --tiletag-dump-smt, or "".
 std::string defaultDumpDir();
-
-/// What one checker did for one kernel.
-struct KernelVerdict {
-  bool proved;
-  std::string summary; // e.g. "4 assertions and 6 obligations"
-};
-
-/// The driver both checker passes share: runs `check` on every kernel of
-/// `module` with its own Z3 context and prover (queries named
-/// KERNEL<suffix>-N.smt2 in `dumpDir`), reports "@kernel: SUMMARY proved
-/// with N Z3 queries in T ms" as a remark when `stats`, and marks proved
-/// kernels with the unit attribute `verifiedAttr`. False if any failed.
-bool checkKernels(
-    ModuleOp module, uint64_t resourceLimit, llvm::StringRef dumpDir,
-    llvm::StringRef suffix, bool stats, llvm::StringRef verifiedAttr,
-    llvm::function_ref<KernelVerdict(tile::KernelOp, z3::context &, Prover &)>
-        check);
 
 class SymbolicModel;
 struct Instance;
@@ -87,9 +89,6 @@ struct Instance;
 /// proved.
 FailureOr<unsigned> proveDefinedness(SymbolicModel &model, Prover &prover,
                                      Instance &inst);
-
-/// The file name of an op's location, for replay commands ("FILE" if none).
-std::string fileOf(Operation *op);
 
 } // namespace mlir::tiletag::verify
 

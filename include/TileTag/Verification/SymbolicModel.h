@@ -18,6 +18,7 @@
 #define TILETAG_VERIFICATION_SYMBOLICMODEL_H
 
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
+#include "TileTag/Verification/CheckKernel.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -139,6 +140,17 @@ public:
   std::vector<z3::expr>
   minimalOrder(ArrayRef<std::pair<Operation *, Instance *>> points = {});
 
+  /// The structured counterexample of `model`: every shared symbol, and for
+  /// each point its op, location and loop values (memory descriptions, if
+  /// any, in the same order as `points`), and the command that replays it.
+  Counterexample
+  counterexample(const z3::model &model,
+                 ArrayRef<std::pair<Operation *, Instance *>> points,
+                 ArrayRef<std::string> memory = {});
+
+  /// The tiletag-run command line that replays `model`.
+  std::string replayCommand(const z3::model &model);
+
   /// An i1 term as 0 or 1; integer terms unchanged.
   z3::expr asInt(const z3::expr &e);
 
@@ -181,6 +193,9 @@ private:
 
 /// "line N" of an op's location, for diagnostics.
 std::string lineOf(Operation *op);
+
+/// "file:line:col" of a location (its printed form if it has no file).
+std::string locationString(Location loc);
 
 /// Prints `value` (an integer or Bool term) as evaluated in `model`.
 std::string evalString(const z3::model &model, const z3::expr &value);

@@ -61,8 +61,7 @@ struct WriteGPUBinaryPass
 void conversion::buildCompileCUDAPipeline(OpPassManager &pm,
                                           const CompileCUDAOptions &options) {
   if (options.verify) {
-    pm.addPass(verify::createVerifyTagsPass());
-    pm.addPass(verify::createVerifySchedulePass());
+    pm.addPass(verify::createVerifyPass());
   }
   pm.addPass(createConvertTileToNVGPUPass(
       ConvertTileToNVGPUPassOptions{options.allowUnverified, options.chip}));

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileTag/Conversion/Passes.h"
+#include "TileTag/Support/ProofStamp.h"
 
 #include "TileTag/Conversion/Layouts.h"
 #include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
@@ -1695,6 +1696,22 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
 
 FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   MLIRContext *ctx = b.getContext();
+  // Every annotation is implemented or the kernel is refused: a parallel
+  // loop lowered as a plain loop would run all its iterations in every
+  // program (cta) or on every thread.
+  WalkResult mapped = kernel.walk([&](scf::ForOp loop) {
+    auto map = loop->getAttrOfType<schedule::ParallelLevelAttr>(
+        schedule::ScheduleDialect::kMapAttrName);
+    if (!map || map.getValue() == schedule::ParallelLevel::sequential)
+      return WalkResult::advance();
+    (void)fail(loop, "loops mapped to `" +
+                         schedule::stringifyParallelLevel(map.getValue()) +
+                         "` are not implemented by the Hopper lowering yet; "
+                         "map the loop `sequential` or remove the mapping");
+    return WalkResult::interrupt();
+  });
+  if (mapped.wasInterrupted())
+    return failure();
   if (failed(planShared()) || failed(planTensorMaps()))
     return failure();
   planAccumulators();
@@ -1952,19 +1969,28 @@ struct ConvertTileToNVGPUPass
       kernel.walk([&](Operation *op) {
         hasTags |=
             isa<tag::TagDialect>(op->getDialect()) || op->hasAttr("tag.labels");
-        hasSchedule |= isa<schedule::ScheduleDialect>(op->getDialect());
+        hasSchedule |= isa<schedule::ScheduleDialect>(op->getDialect()) ||
+                       op->hasAttr(schedule::ScheduleDialect::kMapAttrName);
       });
+      // A stamp counts only for the IR it proved: any rewrite since makes
+      // it stale.
       auto check = [&](bool has, StringRef attr, StringRef what) {
-        if (!has || kernel->hasAttr(attr))
+        StampState state = stampState(kernel, attr);
+        if (!has || state == StampState::Valid)
           return;
+        std::string why =
+            state == StampState::Stale
+                ? "the proof of its " + what.str() +
+                      " is stale: the kernel changed after it was verified"
+                : "its " + what.str() + " were not proved";
         if (allowUnverified) {
-          kernel.emitWarning() << "lowering a kernel whose " << what
-                               << " were not proved (allow-unverified)";
+          kernel.emitWarning() << "lowering a kernel although " << why
+                               << " (allow-unverified)";
           return;
         }
-        kernel.emitError() << "its " << what
-                           << " were not proved; run --tiletag-verify first "
-                              "(or pass allow-unverified)";
+        kernel.emitError() << why
+                           << "; run --tiletag-verify first (or pass "
+                              "allow-unverified)";
         ok = false;
       };
       check(hasTags, "tag.verified", "tags");

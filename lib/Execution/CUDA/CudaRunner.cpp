@@ -321,8 +321,7 @@ CudaProgram::create(ModuleOp source, StringRef chip, std::string &error) {
   // Lower first, to read what each kernel needs, then finish to a cubin.
   OwningOpRef<ModuleOp> module(source.clone());
   PassManager lower(source.getContext());
-  lower.addPass(verify::createVerifyTagsPass());
-  lower.addPass(verify::createVerifySchedulePass());
+  lower.addPass(verify::createVerifyPass());
   lower.addPass(conversion::createConvertTileToNVGPUPass(
       conversion::ConvertTileToNVGPUPassOptions{false, chip.str()}));
   if (failed(lower.run(*module))) {

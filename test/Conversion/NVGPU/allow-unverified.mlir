@@ -3,7 +3,7 @@
 // CTA's 128 threads with a workspace slice per program.
 // RUN: tiletag-opt %s --tiletag-convert-to-nvgpu=allow-unverified 2>&1 | FileCheck %s
 
-// CHECK: warning: lowering a kernel whose schedule annotations were not proved (allow-unverified)
+// CHECK: warning: lowering a kernel although its schedule annotations were not proved (allow-unverified)
 tile.kernel @unproved(%X: memref<?x?xf32>) grid(1) {
   schedule.barrier cta
   tile.return

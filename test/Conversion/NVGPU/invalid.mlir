@@ -1,29 +1,10 @@
-// Kernels the Hopper lowering refuses, with the reason at the right op.
-// RUN: tiletag-opt %s -split-input-file -verify-diagnostics --tiletag-convert-to-nvgpu
-
-// The schedule was never proved.
-// expected-error @+1 {{its schedule annotations were not proved; run --tiletag-verify first (or pass allow-unverified)}}
-tile.kernel @unproved(%X: memref<?x?xf32>) grid(1) {
-  schedule.barrier cta
-  tile.return
-}
-
-// -----
-
-// Tags that were not proved are refused the same way.
-// expected-error @+1 {{its tags were not proved}}
-tile.kernel @unproved_tags(%X: memref<?x?xf32> {tile.name = "X"}) grid(1) {
-  %c0 = arith.constant 0 : index
-  %t = tile.load %X[%c0, %c0] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
-  tag.assert_carries %t, "X"(%c0, %c0), "block 0" : tensor<64x64xf32>
-  tile.store %t, %X[%c0, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
-  tile.return
-}
-
-// -----
+// Kernels the Hopper lowering refuses, with the reason at the right op. The
+// kernels are not proved (allow-unverified): each warning says so.
+// RUN: tiletag-opt %s -split-input-file -verify-diagnostics "--tiletag-convert-to-nvgpu=allow-unverified"
 
 // TMA clips at the operand's size; a smaller bound cannot be expressed.
-tile.kernel @tma_bounds(%X: memref<?x?xbf16>) grid(1) attributes {schedule.verified} {
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @tma_bounds(%X: memref<?x?xbf16>) grid(1) {
   %c0 = arith.constant 0 : index
   %c8 = arith.constant 8 : index
   %ring = tile.alloc_shared : memref<1x64x64xbf16, #gpu.address_space<workgroup>>
@@ -40,7 +21,8 @@ tile.kernel @tma_bounds(%X: memref<?x?xbf16>) grid(1) attributes {schedule.verif
 // -----
 
 // TMA fills with zeros only.
-tile.kernel @tma_padding(%X: memref<?x?xbf16>) grid(1) attributes {schedule.verified} {
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @tma_padding(%X: memref<?x?xbf16>) grid(1) {
   %c0 = arith.constant 0 : index
   %ring = tile.alloc_shared : memref<1x64x64xbf16, #gpu.address_space<workgroup>>
   %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<1>
@@ -56,7 +38,8 @@ tile.kernel @tma_padding(%X: memref<?x?xbf16>) grid(1) attributes {schedule.veri
 // -----
 
 // Slots whose rows are not 128-byte multiples have no TMA swizzle here.
-tile.kernel @tma_narrow(%X: memref<?x?xbf16>) grid(1) attributes {schedule.verified} {
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @tma_narrow(%X: memref<?x?xbf16>) grid(1) {
   %c0 = arith.constant 0 : index
   %ring = tile.alloc_shared : memref<1x64x32xbf16, #gpu.address_space<workgroup>>
   %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<1>
@@ -72,8 +55,9 @@ tile.kernel @tma_narrow(%X: memref<?x?xbf16>) grid(1) attributes {schedule.verif
 // -----
 
 // Writes outside the roles of a warp-specialized kernel would run once per role.
+// expected-warning @+1 {{allow-unverified}}
 tile.kernel @store_outside_roles(%X: memref<?x?xf32>) grid(1) attributes {
-    schedule.verified, schedule.launch = #schedule.launch<warpgroups = 2>} {
+    schedule.launch = #schedule.launch<warpgroups = 2>} {
   %c0 = arith.constant 0 : index
   %t = arith.constant dense<1.0> : tensor<64x64xf32>
   schedule.role "a" warpgroups [0] {
@@ -87,7 +71,8 @@ tile.kernel @store_outside_roles(%X: memref<?x?xf32>) grid(1) attributes {
 // -----
 
 // A tag's ghost field has no run-time value.
-tile.kernel @ghost_bound(%X: memref<?x?xf32> {tile.name = "X"}) grid(1) attributes {tag.verified} {
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @ghost_bound(%X: memref<?x?xf32> {tile.name = "X"}) grid(1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %t = tile.load %X[%c0, %c0] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
@@ -96,5 +81,37 @@ tile.kernel @ghost_bound(%X: memref<?x?xf32> {tile.name = "X"}) grid(1) attribut
   scf.for %i = %c0 to %f step %c1 {
     tile.store %t, %X[%i, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
   }
+  tile.return
+}
+
+// -----
+
+// A persistent kernel: lowering the CTA-mapped loop as a plain loop would run
+// every tile in every CTA. Not implemented yet, so refused at the loop.
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @persistent(%X: memref<?xf32>, %Y: memref<?xf32>) grid(1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  // expected-error @+1 {{cannot be lowered to NVGPU: loops mapped to `cta` are not implemented by the Hopper lowering yet}}
+  scf.for %tile = %c0 to %c8 step %c1 {
+    %t = tile.load %X[%tile] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+    tile.store %t, %Y[%tile] : tensor<128xf32> -> memref<?xf32>
+  } {schedule.map = #schedule.map<cta>}
+  tile.return
+}
+
+// -----
+
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @warp_loop(%X: memref<?xf32>) grid(1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{loops mapped to `warp` are not implemented by the Hopper lowering yet}}
+  scf.for %w = %c0 to %c4 step %c1 {
+    %t = tile.load %X[%w] padding(0.0 : f32) : memref<?xf32> -> tensor<32xf32>
+    tile.store %t, %X[%w] : tensor<32xf32> -> memref<?xf32>
+  } {schedule.map = #schedule.map<warp>}
   tile.return
 }

@@ -107,7 +107,7 @@ tile.kernel @unknown_attr(%A: memref<?xf32>) grid(1) {
 
 // -----
 
-// expected-error @+1 {{'tag.verified' is a unit attribute}}
+// expected-error @+1 {{'tag.verified' is a proof stamp: the hash string of the kernel the checker proved}}
 tile.kernel @verified_value() grid(1) attributes {tag.verified = 1} {
   tile.return
 }

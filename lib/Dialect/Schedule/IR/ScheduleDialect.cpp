@@ -96,9 +96,11 @@ LogicalResult ScheduleDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attr.getName() == kVerifiedAttrName) {
-    if (!llvm::isa<UnitAttr>(attr.getValue()))
-      return op->emitError()
-             << "'" << kVerifiedAttrName << "' is a unit attribute";
+    // Set by the checker: the hash of the kernel it proved.
+    if (!llvm::isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'" << kVerifiedAttrName
+                             << "' is a proof stamp: the hash string of the "
+                                "kernel the checker proved";
     return success();
   }
   return op->emitError() << "unknown schedule dialect attribute '"

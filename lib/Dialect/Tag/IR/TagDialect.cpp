@@ -44,9 +44,11 @@ LogicalResult LabelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult TagDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   if (attr.getName() == kVerifiedAttrName) {
-    if (!llvm::isa<UnitAttr>(attr.getValue()))
-      return op->emitError()
-             << "'" << kVerifiedAttrName << "' is a unit attribute";
+    // Set by the checker: the hash of the kernel it proved.
+    if (!llvm::isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'" << kVerifiedAttrName
+                             << "' is a proof stamp: the hash string of the "
+                                "kernel the checker proved";
     return success();
   }
   if (attr.getName() != kLabelsAttrName)

@@ -1,0 +1,99 @@
+//===- CheckKernel.h - the checkers as a library call -----------*- C++ -*-===//
+//
+// Part of the TileTag project.
+//
+// One entry point for everything that verifies a kernel: the passes, the
+// transform ops, the agent and the C API. `checkKernel` runs the checkers
+// and returns a verdict per obligation, with the resources spent and, for a
+// failure, a structured counterexample. Diagnostics are emitted as usual
+// (the caller may capture them with a diagnostic handler).
+//
+// A proved checker stamps the kernel (`tag.verified`, `schedule.verified`)
+// with the hash of the IR it proved (Support/ProofStamp.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILETAG_VERIFICATION_CHECKKERNEL_H
+#define TILETAG_VERIFICATION_CHECKKERNEL_H
+
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::tiletag::verify {
+
+/// What to check and with which limits.
+struct CheckOptions {
+  /// Prove the tag assertions (and in-range accesses, slot bounds, ...).
+  bool tags = true;
+  /// Prove the parallel schedule.
+  bool schedule = true;
+  /// Z3 resource limit per query (deterministic: no wall-clock limit).
+  uint64_t resourceLimit = 10'000'000;
+  /// Write every query as SMT-LIB into this directory ("" for none).
+  std::string dumpSmtDir;
+};
+
+/// One program point of a counterexample: an op executed with these loop
+/// values, touching this memory.
+struct CounterexamplePoint {
+  std::string op;       // the op's name, e.g. "tile.copy"
+  std::string location; // "file:line:col"
+  std::vector<std::pair<std::string, int64_t>> loops; // loop name -> value
+  std::string memory;   // "slot [1] of %a_ring", "block [0, 2] of A", or ""
+};
+
+/// A concrete execution that violates an obligation.
+struct Counterexample {
+  /// Problem sizes, operand dimensions, grid extents, program ids and scalar
+  /// operands, by name ("size.M", "A.dim1", "nprog0", "pid0", "causal").
+  std::vector<std::pair<std::string, int64_t>> values;
+  std::vector<CounterexamplePoint> points;
+  /// The tiletag-run command line that replays it on the CPU oracle.
+  std::string replay;
+};
+
+/// The verdict on one obligation.
+struct ObligationVerdict {
+  enum Status { Proved, Failed, Unknown };
+  std::string checker; // "definedness", "tags" or "schedule"
+  std::string what;    // the obligation, or the error for a failure
+  std::string location;
+  Status status = Proved;
+  std::optional<Counterexample> counterexample;
+  std::vector<std::string> notes; // further notes of the diagnostic
+};
+
+/// The verdicts of one kernel.
+struct KernelVerdict {
+  std::string kernel;
+  std::vector<ObligationVerdict> obligations;
+  /// Per checker: whether everything it checked was proved.
+  bool tagsProved = false, scheduleProved = false;
+  unsigned queries = 0;
+  uint64_t resources = 0, largestQuery = 0;
+  double milliseconds = 0;
+  /// Summaries for the stats remark, per checker.
+  std::string tagsSummary, scheduleSummary, definednessSummary;
+
+  bool proved() const;
+};
+
+/// Runs the checkers `options` selects on `kernel`. Failures are also
+/// emitted as diagnostics at their ops.
+KernelVerdict checkKernel(tile::KernelOp kernel, const CheckOptions &options);
+
+/// The verdict as JSON: {"kernel", "proved", "queries", "resources",
+/// "milliseconds", "obligations": [{"checker", "status", "what", "location",
+/// "counterexample": {"values", "points", "replay"}, "notes"}]}.
+llvm::json::Value toJSON(const KernelVerdict &verdict);
+
+} // namespace mlir::tiletag::verify
+
+#endif // TILETAG_VERIFICATION_CHECKKERNEL_H

@@ -1,0 +1,51 @@
+//===- ProofStamp.cpp - proofs bound to the IR they proved ----------------===//
+//
+// Part of the TileTag project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileTag/Support/ProofStamp.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace mlir;
+
+/// The stamp attributes, which the hash leaves out.
+static constexpr StringLiteral kStamps[] = {"tag.verified",
+                                            "schedule.verified"};
+
+std::string tiletag::proofHash(Operation *kernel) {
+  // Set the stamps aside while printing: the hash covers everything else.
+  SmallVector<std::pair<StringRef, Attribute>> saved;
+  for (StringRef name : kStamps)
+    if (Attribute a = kernel->getAttr(name)) {
+      saved.push_back({name, a});
+      kernel->removeAttr(name);
+    }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  kernel->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
+  for (auto [name, a] : saved)
+    kernel->setAttr(name, a);
+  std::string hex;
+  llvm::raw_string_ostream(hex)
+      << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);
+  return hex;
+}
+
+void tiletag::stampProof(Operation *kernel, StringRef attrName) {
+  kernel->setAttr(attrName,
+                  StringAttr::get(kernel->getContext(), proofHash(kernel)));
+}
+
+tiletag::StampState tiletag::stampState(Operation *kernel,
+                                        StringRef attrName) {
+  auto stamp = kernel->getAttrOfType<StringAttr>(attrName);
+  if (!stamp)
+    return StampState::Missing;
+  return stamp.getValue() == proofHash(kernel) ? StampState::Valid
+                                               : StampState::Stale;
+}
