@@ -50,6 +50,7 @@ public:
   LogicalResult run() {
     collect();
     checkStructure();
+    checkRoleDataFlow();
     checkAsyncResults();
     checkExpectTx();
     checkRoleSynchronization();
@@ -290,6 +291,95 @@ private:
   }
 
   //===--------------------------------------------------------------------===//
+  // Data flow between roles
+  //===--------------------------------------------------------------------===//
+
+  /// Values live in the registers of the warpgroups that compute them: a
+  /// role's results (and loop-carried values and results fed by them)
+  /// belong to that role, and no other role may read them; roles share
+  /// data through memory only. "" is "every warpgroup computes it".
+  void checkRoleDataFlow() {
+    DenseMap<Value, std::string> owner;
+    auto ownerOf = [&](Value v) -> std::string {
+      auto it = owner.find(v);
+      return it == owner.end() ? std::string() : it->second;
+    };
+    // Loop-carried values take their yield's owner: iterate to a fixpoint.
+    for (bool changed = true; changed;) {
+      changed = false;
+      auto set = [&](Value v, const std::string &o) {
+        if (o.empty() || ownerOf(v) == o)
+          return;
+        if (!ownerOf(v).empty())
+          return; // two owners: reported at the use
+        owner[v] = o;
+        changed = true;
+      };
+      kernel.walk([&](Operation *op) {
+        if (auto role = llvm::dyn_cast<schedule::RoleOp>(op)) {
+          std::string id = roleIdOf(role);
+          for (Value r : role->getResults())
+            set(r, id);
+          return;
+        }
+        std::string inRole = roleOf(op);
+        if (auto loop = llvm::dyn_cast<scf::ForOp>(op)) {
+          auto yield = llvm::cast<scf::YieldOp>(loop.getBody()->getTerminator());
+          for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+            std::string o = ownerOf(yield.getOperand(i));
+            if (o.empty())
+              o = ownerOf(loop.getInitArgs()[i]);
+            set(arg, o);
+            set(loop.getResult(i), o);
+          }
+          return;
+        }
+        if (auto branch = llvm::dyn_cast<scf::IfOp>(op)) {
+          for (Region *r : {&branch.getThenRegion(), &branch.getElseRegion()})
+            if (!r->empty())
+              for (auto [i, v] : llvm::enumerate(
+                       r->front().getTerminator()->getOperands()))
+                set(branch.getResult(i), ownerOf(v));
+          return;
+        }
+        // Outside roles, a computation on a role's value runs where that
+        // value lives.
+        if (inRole.empty())
+          for (Value operand : op->getOperands())
+            for (Value r : op->getResults())
+              set(r, ownerOf(operand));
+      });
+    }
+    kernel.walk([&](Operation *op) {
+      std::string here = roleOf(op);
+      if (here.empty())
+        return;
+      for (Value operand : op->getOperands()) {
+        std::string from = ownerOf(operand);
+        if (from.empty() || from == here)
+          continue;
+        InFlightDiagnostic diag =
+            mlir::emitError(op->getLoc())
+            << "reads a value that lives in the registers of role " << from
+            << ", from role " << here
+            << ": warp roles share data only through memory";
+        if (Operation *def = operand.getDefiningOp())
+          diag.attachNote(def->getLoc()) << "the value is computed here";
+        failed = true;
+        return;
+      }
+    });
+  }
+
+  /// The identity of a role: its name and warpgroups.
+  static std::string roleIdOf(schedule::RoleOp role) {
+    std::string id = "\"" + role.getName().str() + "\" warpgroups [";
+    llvm::raw_string_ostream os(id);
+    llvm::interleaveComma(role.getWarpgroups(), os);
+    return id + "]";
+  }
+
+  //===--------------------------------------------------------------------===//
   // Asynchronous results
   //===--------------------------------------------------------------------===//
 
@@ -415,7 +505,9 @@ private:
       for (Operation *op = scope->getNextNode(); op; op = op->getNextNode()) {
         bool found = false;
         op->walk([&](schedule::WaitGroupOp w) {
+          // A wait retires the groups of its own warpgroups only.
           if (w.getUnit() == unit && w.getPendingAttr().getInt() == 0 &&
+              roleOf(w) == roleOf(async) &&
               (w->getBlock()->findAncestorOpInBlock(*user) &&
                w->isBeforeInBlock(w->getBlock()->findAncestorOpInBlock(*user))))
             found = true;
@@ -510,12 +602,7 @@ private:
   /// run on the same warpgroups, in program order.
   static std::string roleOf(Operation *op) {
     auto role = op->getParentOfType<schedule::RoleOp>();
-    if (!role)
-      return std::string();
-    std::string id = role.getName().str() + "[";
-    for (int64_t wg : role.getWarpgroups())
-      id += std::to_string(wg) + ",";
-    return id + "]";
+    return role ? roleIdOf(role) : std::string();
   }
 
   /// The agent of a memory access: its role, or its role's TMA unit.
@@ -786,25 +873,35 @@ private:
         if (x.kind == Access::Element || y.kind == Access::Element ||
             x.kind != y.kind || x.memory != y.memory || !(x.write || y.write))
           continue;
-        if (agentOf(x.op) == agentOf(y.op)) {
-          // Program order orders a role's own accesses, but not the copies
-          // of its TMA unit, which complete in any order.
-          if (i <= j && StringRef(agentOf(x.op)).ends_with("/tma"))
-            checkTmaCopiesSeparated(x, y);
-          continue;
-        }
         Instance ix = fresh("@x"), iy = fresh("@y");
         if (roleOf(x.op) == roleOf(y.op)) {
-          // A role and the TMA unit it drives: issuing a TMA op after a
-          // thread access orders them (the fence check covers visibility);
-          // a TMA store reads its buffer until a `wait_group tma` retires it.
-          if (agentOf(y.op) != roleOf(y.op))
-            continue; // thread access, then the TMA op that role issues
+          // A tile a wgmma reads is read until a wait_group of this role
+          // retires the wgmma, whoever touches the slot next; a TMA store
+          // reads its buffer until a wait_group tma retires its group.
           auto tma = x.op->getParentOfType<schedule::AsyncOp>();
-          if (!x.write && tma) {
-            checkTmaStoreRetired(x, ix, y, iy);
+          bool tmaStore = tma && tma.getUnit() == schedule::AsyncUnit::tma &&
+                          !x.write;
+          if (schedule::AsyncOp reader = asyncReaderOf(x.op)) {
+            if (x.kind == Access::Slot && y.write)
+              checkRetiredBefore(x, ix, reader, y, iy);
             continue;
           }
+          if (tmaStore) {
+            if (agentOf(y.op) == roleOf(y.op))
+              checkRetiredBefore(x, ix, tma, y, iy);
+            continue;
+          }
+          if (agentOf(x.op) == agentOf(y.op)) {
+            // Program order orders a role's own accesses, but not the
+            // copies of its TMA unit, which complete in any order.
+            if (i <= j && StringRef(agentOf(x.op)).ends_with("/tma"))
+              checkTmaCopiesSeparated(x, y);
+            continue;
+          }
+          // A role and the TMA unit it drives: issuing a TMA op after a
+          // thread access orders them (the fence check covers visibility).
+          if (agentOf(y.op) != roleOf(y.op))
+            continue;
         }
         anyCrossRole = true;
         std::optional<Release> rel = releaseOf(x, ix);
@@ -832,6 +929,8 @@ private:
         prove(y.op, conflict && noEdge && model.assumptions(),
               ctx.bool_val(false), what, points);
       }
+    checkTmaStoresRetiredAtExit();
+    checkStagedOperands();
     if (anyCrossRole || !waits.empty())
       checkWaitProtocol();
     if (anyCrossRole)
@@ -875,27 +974,130 @@ private:
     }
   }
 
-  /// A TMA store `x` reads its shared buffer asynchronously: a thread write
-  /// `y` to it later must follow a `wait_group tma pending 0`.
-  void checkTmaStoreRetired(const Access &x, Instance &ix, const Access &y,
-                            Instance &iy) {
+  /// True where the group of the asynchronous region `async` that `x` (run
+  /// in `ix`) belongs to is retired before `y` (in `iy`), in `y`'s role's
+  /// program order: the wait_group that retires it by depth comes first, or
+  /// a commit_group and a `pending 0` wait of the unit follow `x` and
+  /// precede `y`. Quantified over the waits' and commits' loop variables;
+  /// to be used positively.
+  z3::expr retiredBefore(const Access &x, Instance &ix, schedule::AsyncOp async,
+                         Operation *y, Instance &iy) {
+    schedule::AsyncUnit unit = async.getUnit();
+    z3::expr retired = ctx.bool_val(false);
+    if (std::optional<Release> rel = retiringWait(async, ix)) {
+      retired = model.executes(rel->op, rel->inst);
+      if (y)
+        retired = retired && model.before(rel->op, rel->inst, y, iy);
+    }
+    kernel.walk([&](schedule::WaitGroupOp w) {
+      if (w.getUnit() != unit || w.getPendingAttr().getInt() != 0 ||
+          roleOf(w) != roleOf(async))
+        return;
+      kernel.walk([&](schedule::CommitGroupOp c) {
+        if (c.getUnit() != unit || roleOf(c) != roleOf(async))
+          return;
+        Instance iw = fresh("@rw"), ic = fresh("@rc");
+        z3::expr drained = model.executes(c, ic) && model.executes(w, iw) &&
+                           model.before(x.op, ix, c, ic) &&
+                           model.before(c, ic, w, iw);
+        if (y)
+          drained = drained && model.before(w, iw, y, iy);
+        std::vector<z3::expr> vars = model.loopVars(c, ic);
+        std::vector<z3::expr> wVars = model.loopVars(w, iw);
+        vars.insert(vars.end(), wVars.begin(), wVars.end());
+        retired = retired || model.exists(vars, drained);
+      });
+    });
+    return retired;
+  }
+
+  /// `x` is read asynchronously by `async` (a wgmma operand, a TMA store's
+  /// buffer): the write `y` of the same role must come after a wait_group
+  /// retires it.
+  void checkRetiredBefore(const Access &x, Instance &ix,
+                          schedule::AsyncOp async, const Access &y,
+                          Instance &iy) {
     z3::expr facts = model.executes(x.op, ix) && model.executes(y.op, iy) &&
                      overlap(x, ix, y, iy) && model.before(x.op, ix, y.op, iy);
-    kernel.walk([&](schedule::WaitGroupOp w) {
-      if (w.getUnit() != schedule::AsyncUnit::tma ||
-          w.getPendingAttr().getInt() != 0)
-        return;
-      Instance iw = fresh("@tw");
-      z3::expr between = model.executes(w, iw) &&
-                         model.before(x.op, ix, w, iw) &&
-                         model.before(w, iw, y.op, iy);
-      facts = facts && model.forAll(model.loopVars(w, iw), !between);
-    });
     std::pair<Operation *, Instance *> points[] = {{x.op, &ix}, {y.op, &iy}};
-    prove(y.op, facts && model.assumptions(), ctx.bool_val(false),
-          "a wait_group tma retires the TMA store at " + lineOf(x.op) +
-              " before this write to its shared buffer",
+    bool tma = async.getUnit() == schedule::AsyncUnit::tma;
+    prove(y.op, facts && model.assumptions(),
+          retiredBefore(x, ix, async, y.op, iy),
+          tma ? "a wait_group tma retires the TMA store at " + lineOf(x.op) +
+                    " before this write to its shared buffer"
+              : "a wait_group " +
+                    schedule::stringifyAsyncUnit(async.getUnit()) +
+                    " retires the " +
+                    schedule::stringifyAsyncUnit(async.getUnit()) +
+                    " that reads the tile at " + lineOf(x.op) +
+                    " before this write to its shared memory",
           points);
+  }
+
+  /// Whether a wgmma reads `operand` in place from shared memory: a
+  /// tile.read of a slot that TMA copies fill, 2-D with rows of a multiple of
+  /// 128 bytes (what the Hopper lowering can swizzle). Any other operand is
+  /// staged by the lowering into a shared buffer of its own, which the
+  /// role's threads write each time the dot is issued.
+  static bool readInPlace(schedule::AsyncOp async, Value operand) {
+    auto read = operand.getDefiningOp<tile::ReadOp>();
+    if (!read)
+      return false;
+    auto type = llvm::cast<MemRefType>(read.getBuffer().getType());
+    SmallVector<int64_t> shape =
+        tile::slotTileShape(type, read.getIndices().size());
+    if (shape.size() != 2 ||
+        (shape[1] * type.getElementTypeBitWidth() / 8) % 128 != 0)
+      return false;
+    bool filled = false;
+    async->getParentOfType<tile::KernelOp>().walk([&](tile::CopyOp copy) {
+      filled |= copy.isGlobalToShared() && copy.getDest() == read.getBuffer();
+    });
+    return filled;
+  }
+
+  /// A staged wgmma operand is rewritten at the next issue of its dot: the
+  /// wgmma issued before must be retired by then.
+  void checkStagedOperands() {
+    kernel.walk([&](schedule::AsyncOp async) {
+      if (async.getUnit() == schedule::AsyncUnit::tma)
+        return;
+      async.walk([&](tile::DotOp dot) {
+        if (readInPlace(async, dot.getLhs()) &&
+            readInPlace(async, dot.getRhs()))
+          return;
+        Instance ix = fresh("@stage"), iy = fresh("@restage");
+        Access staged{dot, Value(), false, false, Access::Slot, {}, {}, {},
+                      {}};
+        z3::expr facts = model.executes(dot, ix) && model.executes(dot, iy) &&
+                         model.before(dot, ix, dot, iy);
+        std::pair<Operation *, Instance *> points[] = {{dot, &ix},
+                                                       {dot, &iy}};
+        prove(dot, facts && model.assumptions(),
+              retiredBefore(staged, ix, async, dot, iy),
+              "a wait_group retires this wgmma before its next issue "
+              "restages the operand it reads from shared memory",
+              points);
+      });
+    });
+  }
+
+  /// Every TMA store is retired (commit_group + wait_group tma) before the
+  /// program ends: until then it may still read its shared buffer.
+  void checkTmaStoresRetiredAtExit() {
+    for (const Access &x : accesses) {
+      auto tma = x.op->getParentOfType<schedule::AsyncOp>();
+      if (x.kind != Access::Slot || x.write || !tma ||
+          tma.getUnit() != schedule::AsyncUnit::tma)
+        continue;
+      Instance ix = fresh("@store");
+      std::pair<Operation *, Instance *> points[] = {{x.op, &ix}};
+      prove(x.op, model.executes(x.op, ix) && model.assumptions(),
+            retiredBefore(x, ix, tma, nullptr, ix),
+            "a commit_group tma and a wait_group tma retire this TMA store "
+            "before the program ends",
+            points);
+    }
   }
 
   /// The negation of a happens-before formula: its helper instances

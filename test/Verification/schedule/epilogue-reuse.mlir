@@ -4,11 +4,16 @@
 // RUN: tiletag-opt --tiletag-verify-schedule %s | FileCheck %s --check-prefix=OK
 // RUN: sed -e '/schedule.wait_group tma pending 0/d' %s > %t.mlir
 // RUN: not tiletag-opt --tiletag-verify-schedule %t.mlir -o /dev/null 2>&1 | FileCheck %s
+// A wait with nothing committed retires nothing:
+// RUN: sed -e '/schedule.commit_group tma/d' %s > %t.nocommit.mlir
+// RUN: not tiletag-opt --tiletag-verify-schedule %t.nocommit.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefixes=CHECK,EXIT
 // OK: schedule.verified
 // CHECK: error: a wait_group tma retires the TMA store at line [[S:[0-9]+]] before this write to its shared buffer does not hold
 // CHECK: note: the tile.copy at line [[S]] runs with pid0 = {{[0-9]+}}, iv0@line{{[0-9]+}} = [[J:[0-9]+]]
 // CHECK: note: the tile.write at line {{[0-9]+}} runs with pid0 = {{[0-9]+}}, iv0@line{{[0-9]+}} = {{[0-9]+}}
 
+// EXIT: error: a commit_group tma and a wait_group tma retire this TMA store before the program ends does not hold
+// EXIT: note: counterexample:
 tile.kernel @epilogue(%X: memref<?x?xf32> {tile.name = "X"}, %C: memref<?x?xf32> {tile.name = "C"}) grid(1) attributes {
     tile.launch = #tile.launch<sizes = [M = 256, N = 256], grid = [M ceildiv 64],
                                shapes = [X = [M, N], C = [M, N]]>,
