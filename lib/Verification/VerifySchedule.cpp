@@ -1044,7 +1044,7 @@ private:
     if (!read)
       return false;
     auto type = llvm::cast<MemRefType>(read.getBuffer().getType());
-    SmallVector<int64_t> shape =
+    ArrayRef<int64_t> shape =
         tile::slotTileShape(type, read.getIndices().size());
     if (shape.size() != 2 ||
         (shape[1] * type.getElementTypeBitWidth() / 8) % 128 != 0)
