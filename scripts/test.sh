@@ -2,12 +2,24 @@
 # Sets up and builds everything, then runs every test: the lit suite (IR,
 # passes, examples, malformed-input sweep) and the GoogleTest unit tests.
 # Ends with one summary line "tests: N passed, N failed, N skipped" and exits
-# non-zero if anything failed.
+# non-zero if anything failed. `scripts/test.sh --sanitize` runs them on an
+# AddressSanitizer + UndefinedBehaviorSanitizer build (build-sanitize/).
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="$root/build"
-"$root/scripts/setup.sh" || { echo "tests: 0 passed, 1 failed (the build failed)"; exit 1; }
+setup_flags=()
+# --sanitize: build with ASan + UBSan into build-sanitize/ and run the same
+# tests there; any sanitizer report fails the test that triggered it.
+if [[ ${1:-} == --sanitize ]]; then
+  build="$root/build-sanitize"
+  setup_flags+=(--sanitize)
+  # libMLIR.so is not instrumented: with user poisoning, ASan misreads the
+  # memory LLVM's allocators hand out. Leaks at exit are not failures here.
+  export ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=0:abort_on_error=1
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+fi
+"$root/scripts/setup.sh" "${setup_flags[@]}" || { echo "tests: 0 passed, 1 failed (the build failed)"; exit 1; }
 
 results="$build/test-results"
 rm -rf "$results" && mkdir -p "$results"

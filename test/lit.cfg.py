@@ -20,7 +20,8 @@ config.substitutions.append(("%examples", os.path.join(config.tiletag_src_root, 
 python = config.python_executable or sys.executable
 config.substitutions.append(("%python", python))
 
-llvm_config.with_system_environment(["HOME", "TMPDIR", "CUDA_HOME"])
+llvm_config.with_system_environment(
+    ["HOME", "TMPDIR", "CUDA_HOME", "ASAN_OPTIONS", "UBSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
 # FileCheck, not, count and split-file come from Debian's LLVM 22.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
