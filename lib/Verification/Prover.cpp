@@ -31,6 +31,7 @@ Prover::Prover(z3::context &ctx, uint64_t resourceLimit, std::string dumpDir,
     : ctx(ctx), resourceLimit(resourceLimit), dumpDir(std::move(dumpDir)),
       dumpPrefix(std::move(dumpPrefix)) {}
 
+
 /// The resources a solver spent on its checks ("rlimit count").
 static uint64_t resourceCount(z3::solver &solver) {
   z3::stats stats = solver.statistics();
@@ -44,20 +45,50 @@ static uint64_t resourceCount(z3::solver &solver) {
 /// Makes the model of a satisfiable `solver` minimal in `terms`, one after
 /// the other: each term as small as it can be with the ones before it fixed
 /// (non-negative terms from 0 upwards: exponential, then binary search).
-/// Every check stays under the solver's resource limit; a term whose search
-/// hits it keeps its value.
-static void minimize(z3::solver &solver, const std::vector<z3::expr> &terms) {
+/// The search spends at most `budget` resources in all; a term whose search
+/// runs out keeps its value.
+static z3::model minimize(z3::solver &solver,
+                          const std::vector<z3::expr> &terms,
+                          uint64_t budget) {
+  z3::model best = solver.get_model();
   z3::context &ctx = solver.ctx();
+  uint64_t start = resourceCount(solver);
+  auto left = [&]() -> uint64_t {
+    uint64_t spent = resourceCount(solver) - start;
+    return spent >= budget ? 0 : budget - spent;
+  };
+  // A check with what is left of the budget; unknown counts as "no".
+  auto check = [&]() {
+    if (left() == 0)
+      return false;
+    z3::params params(ctx);
+    params.set("rlimit", static_cast<unsigned>(left()));
+    solver.set(params);
+    return solver.check() == z3::sat;
+  };
   auto satisfiable = [&](const z3::expr &bound) {
     solver.push();
     solver.add(bound);
-    bool sat = solver.check() == z3::sat;
+    bool sat = check();
     solver.pop();
     return sat;
   };
+  // First one step into a small world (every term at most 1024): cheap
+  // when it holds, and the searches below then start from small values.
+  if (!terms.empty()) {
+    z3::expr small = ctx.bool_val(true);
+    for (const z3::expr &t : terms)
+      small = small && t <= 1024;
+    solver.push();
+    solver.add(small);
+    if (check())
+      best = solver.get_model();
+    else
+      solver.pop();
+  }
   for (const z3::expr &t : terms) {
     int64_t current;
-    if (!solver.get_model().eval(t, true).is_numeral_i64(current))
+    if (!best.eval(t, true).is_numeral_i64(current))
       continue;
     if (current > 0 && satisfiable(t <= 0)) {
       current = satisfiable(t == 0) ? 0 : current;
@@ -79,17 +110,19 @@ static void minimize(z3::solver &solver, const std::vector<z3::expr> &terms) {
       current = hi;
     }
     solver.add(t == ctx.int_val(current));
-    if (solver.check() != z3::sat)
-      return; // cannot happen; keep the last model
+    if (!check())
+      return best; // out of resources: the last model is as small as it gets
+    best = solver.get_model();
   }
+  return best;
 }
 
 Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
                       const std::vector<z3::expr> &minimal) {
   auto start = std::chrono::steady_clock::now();
-  z3::solver builder(ctx);
-  builder.add(formula);
-  std::string text = builder.to_smt2();
+  // The query's SMT-LIB text (without a solver: making one costs ~15 ms).
+  std::string text = Z3_benchmark_to_smtlib_string(
+      ctx, "", "", "unknown", "", 0, nullptr, formula);
   if (!dumpDir.empty()) {
     llvm::sys::fs::create_directories(dumpDir);
     llvm::SmallString<128> path(dumpDir);
@@ -123,8 +156,11 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
       std::vector<z3::expr> terms;
       for (const z3::expr &t : minimal)
         terms.push_back(z3::to_expr(local, Z3_translate(ctx, t, local)));
-      minimize(solver, terms);
-      z3::model m = solver.get_model();
+      // Minimizing may cost about as much as the query itself, not more.
+      uint64_t first = resourceCount(solver);
+      z3::model m = minimize(
+          solver, terms,
+          std::min<uint64_t>(resourceLimit, std::max<uint64_t>(500000, first)));
       verdict.model = z3::model(m, ctx, z3::model::translate());
       break;
     }

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -23,7 +24,7 @@ SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx)
   // than a GPU launches (2^31 - 1 programs per dimension).
   for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d) {
     z3::expr n = symbol("nprog" + std::to_string(d), Symbol::GridExtent);
-    facts.push_back(n >= 1 && n < pow2(31));
+    addFact(n >= 1 && n < pow2(31));
   }
   // The launch contract: operand shapes and grid extents are functions of the
   // problem sizes. Without it, "the grid covers M" could not be proved.
@@ -34,14 +35,14 @@ SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx)
   std::vector<z3::expr> sizes;
   for (StringAttr name : launch.getSizeNames()) {
     sizes.push_back(symbol("size." + name.getValue().str(), Symbol::Size));
-    facts.push_back(sizes.back() >= 0 && inRange(sizes.back(), 64));
+    addFact(sizes.back() >= 0 && inRange(sizes.back(), 64));
   }
   for (auto [name, map] : llvm::zip(launch.getShapeNames(), launch.getShapes()))
     for (auto [d, e] : llvm::enumerate(map.getResults()))
-      facts.push_back(symbol(name.getValue().str() + ".dim" + std::to_string(d),
+      addFact(symbol(name.getValue().str() + ".dim" + std::to_string(d),
                              Symbol::Dimension) == affine(e, {}, sizes));
   for (auto [d, e] : llvm::enumerate(launch.getGrid()))
-    facts.push_back(symbol("nprog" + std::to_string(d), Symbol::GridExtent) ==
+    addFact(symbol("nprog" + std::to_string(d), Symbol::GridExtent) ==
                     affine(e, {}, sizes));
 }
 
@@ -93,7 +94,7 @@ z3::expr SymbolicModel::dimension(Value memref, int64_t d) {
   z3::expr s = symbol(kernel.getOperandName(arg.getArgNumber()) + ".dim" +
                           std::to_string(d),
                       Symbol::Dimension);
-  facts.push_back(s >= 0 && inRange(s, 64));
+  addFact(s >= 0 && inRange(s, 64));
   return s;
 }
 
@@ -106,7 +107,7 @@ z3::expr SymbolicModel::programId(int64_t dim, Instance &inst) {
   std::string d = std::to_string(dim);
   z3::expr pid = symbol("pid" + d + inst.program, Symbol::ProgramId),
            n = symbol("nprog" + d, Symbol::GridExtent);
-  facts.push_back(pid >= 0 && pid < n);
+  addFact(pid >= 0 && pid < n);
   return pid;
 }
 
@@ -576,7 +577,7 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
       return ctx.bool_const(name.c_str());
     z3::expr e = ctx.int_const(name.c_str());
     if (width)
-      facts.push_back(inRange(e, width));
+      addFact(inRange(e, width));
     return e;
   };
 
@@ -586,7 +587,7 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
       z3::expr s =
           symbol(k.getOperandName(arg.getArgNumber()), Symbol::Scalar, isBool);
       if (width > 1)
-        facts.push_back(inRange(s, width));
+        addFact(inRange(s, width));
       return s;
     }
     if (auto loop = llvm::dyn_cast<scf::ForOp>(owner))
@@ -620,7 +621,7 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
       .Case<tile::NumProgramsOp>([&](tile::NumProgramsOp p) {
         z3::expr n = symbol("nprog" + std::to_string(p.getDimAttr().getInt()),
                             Symbol::GridExtent);
-        facts.push_back(n >= 1);
+        addFact(n >= 1);
         return n;
       })
       .Case<memref::DimOp>([&](memref::DimOp dim) {
@@ -659,14 +660,14 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
         std::string name = kernel.getOperandName(arg.getArgNumber()) + "[]";
         z3::func_decl f = ctx.function(name.c_str(), domain, ctx.int_sort());
         z3::expr value = f(args);
-        facts.push_back(inRange(value, width));
+        addFact(inRange(value, width));
         if (kernel.getArgAttr(arg.getArgNumber(),
                               tile::TileDialect::kNondecreasingAttrName)) {
           // A sorted sequence: instantiate monotonicity for every pair of
           // reads (quantifier-free, unlike the axiom it stands for).
           auto &seen = sortedReads[name];
           for (auto &[index, other] : seen)
-            facts.push_back(z3::implies(index <= args[0], other <= value) &&
+            addFact(z3::implies(index <= args[0], other <= value) &&
                             z3::implies(args[0] <= index, value <= other));
           seen.push_back({args[0], value});
         }
@@ -700,6 +701,12 @@ z3::expr SymbolicModel::executes(Operation *op, Instance &inst) {
     }
   }
   return cond;
+}
+
+void SymbolicModel::addFact(const z3::expr &fact) {
+  // Program ids are constrained at every executes(): keep each fact once.
+  if (factIds.insert(fact.id()).second)
+    facts.push_back(fact);
 }
 
 z3::expr SymbolicModel::assumptions() {
@@ -775,6 +782,29 @@ z3::expr SymbolicModel::affine(AffineExpr expr, ArrayRef<z3::expr> dims,
     return z3::mod(l, r);
   default:
     return fresh("affine");
+  }
+}
+
+void mlir::tiletag::verify::forEachConstant(
+    const z3::expr &e, llvm::function_ref<void(const z3::expr &)> fn,
+    bool intoQuantifiers) {
+  // Terms are DAGs with much sharing (nested loop orders, unions of tags):
+  // a tree walk would visit shared subterms exponentially often.
+  llvm::DenseSet<unsigned> seen;
+  std::vector<z3::expr> work{e};
+  while (!work.empty()) {
+    z3::expr t = work.back();
+    work.pop_back();
+    if (!seen.insert(t.id()).second)
+      continue;
+    if (t.is_app()) {
+      if (t.num_args() == 0)
+        fn(t);
+      for (unsigned i = 0; i < t.num_args(); ++i)
+        work.push_back(t.arg(i));
+    } else if (t.is_quantifier() && intoQuantifiers) {
+      work.push_back(t.body());
+    }
   }
 }
 

@@ -1110,14 +1110,15 @@ private:
   }
 
   static void collectBound(const z3::expr &e, std::vector<z3::expr> &vars) {
-    if (!e.is_app())
-      return; // quantified subterms keep their own variables
-    if (e.num_args() == 0 && e.is_int() &&
-        e.decl().name().str().find("@hb") != std::string::npos &&
-        llvm::none_of(vars, [&](const z3::expr &v) { return z3::eq(v, e); }))
-      vars.push_back(e);
-    for (unsigned i = 0; i < e.num_args(); ++i)
-      collectBound(e.arg(i), vars);
+    // Quantified subterms keep their own variables.
+    forEachConstant(
+        e,
+        [&](const z3::expr &c) {
+          if (c.is_int() &&
+              c.decl().name().str().find("@hb") != std::string::npos)
+            vars.push_back(c);
+        },
+        /*intoQuantifiers=*/false);
   }
 
   /// A waiter is never lapped: the arrival after its wait (in sequential

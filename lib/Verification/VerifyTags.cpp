@@ -47,6 +47,7 @@ struct Field {
   z3::expr definition;
   tag::FieldOp op;
   TagSet families;
+  unsigned order; // fields are numbered as the checker meets them
 };
 
 class TagChecker {
@@ -237,17 +238,16 @@ private:
 
   /// The fields a claim reads (by their symbols), with their definitions.
   void fieldsIn(const z3::expr &e, std::vector<Field *> &out) {
-    if (e.is_app()) {
-      if (e.num_args() == 0) {
-        auto it = fields.find(e.decl().name().str());
-        if (it != fields.end() && !llvm::is_contained(out, &it->second))
-          out.push_back(&it->second);
-      }
-      for (unsigned i = 0; i < e.num_args(); ++i)
-        fieldsIn(e.arg(i), out);
-    } else if (e.is_quantifier()) {
-      fieldsIn(e.body(), out);
-    }
+    forEachConstant(
+        e,
+        [&](const z3::expr &c) {
+          auto it = fields.find(c.decl().name().str());
+          if (it != fields.end() && !llvm::is_contained(out, &it->second))
+            out.push_back(&it->second);
+        },
+        /*intoQuantifiers=*/true);
+    // In the order the fields are read in the kernel.
+    llvm::sort(out, [](Field *a, Field *b) { return a->order < b->order; });
   }
 
   void checkAssertion(Operation *op, const z3::expr &claim, StringRef what) {
@@ -617,7 +617,8 @@ private:
       definition = definition || (t.when && symbol == t.fields[index]);
     }
     std::string key = symbol.decl().name().str();
-    fields.emplace(key, Field{symbol, definition, field, families});
+    fields.emplace(key, Field{symbol, definition, field, families,
+                              static_cast<unsigned>(fields.size())});
     main.memo.erase(field.getResult().getAsOpaquePointer());
     main.memo.emplace(field.getResult().getAsOpaquePointer(), symbol);
     if (!discharge)

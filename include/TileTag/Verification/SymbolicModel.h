@@ -22,6 +22,8 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <z3++.h>
 
 #include <map>
@@ -181,7 +183,9 @@ private:
   std::map<std::string, unsigned> sharedIndex;
   /// Stable numbers for the values the model does not follow.
   std::unordered_map<const void *, unsigned> opaqueIds;
+  void addFact(const z3::expr &fact);
   std::vector<z3::expr> facts;
+  llvm::DenseSet<unsigned> factIds;
   /// Reads of each tile.nondecreasing operand: (index, value).
   std::map<std::string, std::vector<std::pair<z3::expr, z3::expr>>> sortedReads;
   unsigned freshCounter = 0;
@@ -196,6 +200,12 @@ std::string lineOf(Operation *op);
 
 /// "file:line:col" of a location (its printed form if it has no file).
 std::string locationString(Location loc);
+
+/// Calls `fn` once for every constant (0-ary application) in `e`, visiting
+/// each shared subterm once; into quantifier bodies only if asked.
+void forEachConstant(const z3::expr &e,
+                     llvm::function_ref<void(const z3::expr &)> fn,
+                     bool intoQuantifiers);
 
 /// Prints `value` (an integer or Bool term) as evaluated in `model`.
 std::string evalString(const z3::model &model, const z3::expr &value);
