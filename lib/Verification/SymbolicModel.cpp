@@ -13,6 +13,7 @@
 #include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
 using namespace mlir::tiletag;
@@ -878,6 +879,29 @@ std::string SymbolicModel::describe(const z3::model &model, Operation *op,
 
 z3::expr SymbolicModel::asInt(const z3::expr &e) {
   return e.is_bool() ? z3::ite(e, ctx.int_val(1), ctx.int_val(0)) : e;
+}
+
+std::optional<std::string> mlir::tiletag::verify::sourceName(Operation *op) {
+  auto loc = llvm::dyn_cast<FileLineColLoc>(op->getLoc());
+  if (!loc || op->getNumResults() != 1)
+    return std::nullopt;
+  auto file = llvm::MemoryBuffer::getFile(loc.getFilename().getValue());
+  if (!file)
+    return std::nullopt;
+  SmallVector<StringRef> lines;
+  (*file)->getBuffer().split(lines, '\n');
+  if (loc.getLine() == 0 || loc.getLine() > lines.size())
+    return std::nullopt;
+  // "  %a_ring = tile.alloc_shared ...": the name before '=' on its line.
+  StringRef line = lines[loc.getLine() - 1].ltrim();
+  if (!line.starts_with("%"))
+    return std::nullopt;
+  StringRef name = line.take_until([](char c) {
+    return !(llvm::isAlnum(c) || c == '_' || c == '%' || c == '.' || c == '$');
+  });
+  if (name.size() < 2 || !line.drop_front(name.size()).ltrim().starts_with("="))
+    return std::nullopt;
+  return name.str();
 }
 
 std::string mlir::tiletag::verify::locationString(Location loc) {

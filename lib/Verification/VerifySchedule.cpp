@@ -205,8 +205,11 @@ private:
     if (auto arg = llvm::dyn_cast<BlockArgument>(memory);
         arg && arg.getOwner()->getParentOp() == kernel.getOperation())
       return kernel.getOperandName(arg.getArgNumber());
-    if (Operation *def = memory.getDefiningOp())
+    if (Operation *def = memory.getDefiningOp()) {
+      if (std::optional<std::string> name = sourceName(def))
+        return *name + " (line " + lineOf(def).substr(5) + ")";
       return "the shared buffer at " + lineOf(def);
+    }
     return "a buffer";
   }
 

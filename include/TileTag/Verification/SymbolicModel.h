@@ -198,6 +198,11 @@ private:
 /// "line N" of an op's location, for diagnostics.
 std::string lineOf(Operation *op);
 
+/// The SSA name `op`'s result has in the source file (`%a_ring`), read back
+/// from the line of its location; none if the file or the name is not there.
+/// SSA names do not survive parsing, but users know their buffers by them.
+std::optional<std::string> sourceName(Operation *op);
+
 /// "file:line:col" of a location (its printed form if it has no file).
 std::string locationString(Location loc);
 
