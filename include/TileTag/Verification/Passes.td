@@ -27,8 +27,10 @@ def VerifyTagsPass : Pass<"tiletag-verify-tags", "::mlir::ModuleOp"> {
     A failed proof is an error at the assertion with a note naming a
     concrete counterexample (program ids, sizes, loop variables, the tag
     fields and the write that reached the read) and the `tiletag-run` flags
-    that replay it. UNKNOWN or a timeout is an error ("could not prove").
-    On success each kernel gets the `tag.verified` attribute.
+    that replay it. UNKNOWN (the resource limit reached) is an error ("could
+    not prove"). Before any of it, the integer operations are proved defined
+    and exact (no wrap-around, no division by zero, ...). On success each
+    kernel gets `tag.verified`, the hash of the IR that was proved.
 
     Example: `tiletag-opt --tiletag-verify-tags examples/gemm.mlir`;
     `--tiletag-verify-tags=stats=1` reports the queries and the time.
@@ -71,9 +73,19 @@ def VerifySchedulePass : Pass<"tiletag-verify-schedule", "::mlir::ModuleOp"> {
       same time use disjoint warpgroups; no barrier sits under a branch that
       differs between the threads it synchronizes.
 
-    Shared memory accessed from more than one warp role, synchronized through
-    mbarrier phases, is not modeled yet: such kernels get an error saying so,
-    never a silent pass. On success a kernel gets `schedule.verified`.
+    - values computed in a warp role never reach another role (roles share
+      data through memory only), and a `wait_group` retires only its own
+      role's groups;
+    - shared memory of different roles (and of a role and its TMA unit) is
+      ordered by mbarrier phases; a wgmma reads its shared operands until a
+      `wait_group` retires it, whoever writes them next (its own TMA refills
+      and restaged register operands included); TMA stores are committed
+      and retired before their buffer is written again and before the
+      program ends.
+
+    Before any of it, the integer operations are proved defined and exact
+    (no wrap-around, no division by zero, ...). On success a kernel gets
+    `schedule.verified`, the hash of the IR that was proved.
 
     Example: `tiletag-opt --tiletag-verify-schedule examples/softmax.mlir`.
   }];
