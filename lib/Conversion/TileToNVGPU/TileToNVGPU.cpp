@@ -174,7 +174,9 @@ private:
   int64_t sharedBytes = 0;
   SmallVector<TensorMap> tensorMaps;
   DenseMap<Operation *, unsigned> copyMaps; // tile.copy -> tensorMaps index
-  DenseSet<Operation *> wgmmaDots;
+  // In program order: iteration order decides the staging layout, which
+  // must not depend on pointer values.
+  SetVector<Operation *> wgmmaDots;
   // (wgmma dot, operand) -> shared memory of the operand staged for it.
   DenseMap<std::pair<Operation *, unsigned>, int64_t> stagingOffset;
   DenseSet<Value> accValues; // tiles held as wgmma accumulators
