@@ -105,8 +105,13 @@ KernelVerdict verify::checkKernel(tile::KernelOp kernel,
           CheckerResult r = checkTags(kernel, ctx, prover);
           return r.summary;
         });
-    verdict.tagsProved = defined && proved;
-    verdict.tagsSummary = summary;
+    // The contract is part of the tag-level proof: what the kernel computes.
+    auto [met, contract] =
+        run("contract", "-contract", [&](z3::context &ctx, Prover &prover) {
+          return checkContract(kernel, ctx, prover).summary;
+        });
+    verdict.tagsProved = defined && proved && met;
+    verdict.tagsSummary = summary + "; " + contract;
   }
   if (options.schedule) {
     auto [proved, summary] =

@@ -33,6 +33,12 @@ CheckerResult checkTags(tile::KernelOp kernel, z3::context &ctx,
 CheckerResult checkSchedule(tile::KernelOp kernel, z3::context &ctx,
                             Prover &prover);
 
+/// Proves that the kernel computes what its reference kernel
+/// (`tag.contract`) computes (VerifyContract.cpp); a kernel without a
+/// contract passes with the summary "no contract".
+CheckerResult checkContract(tile::KernelOp kernel, z3::context &ctx,
+                            Prover &prover);
+
 } // namespace mlir::tiletag::verify
 
 #endif // TILETAG_LIB_VERIFICATION_CHECKERS_H

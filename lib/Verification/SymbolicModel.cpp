@@ -19,12 +19,13 @@ using namespace mlir;
 using namespace mlir::tiletag;
 using namespace mlir::tiletag::verify;
 
-SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx)
-    : ctx(ctx), kernel(kernel) {
+SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx,
+                             StringRef scope)
+    : ctx(ctx), kernel(kernel), scope(scope.str()) {
   // An execution runs some program: the grid is not empty, and no larger
   // than a GPU launches (2^31 - 1 programs per dimension).
   for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d) {
-    z3::expr n = symbol("nprog" + std::to_string(d), Symbol::GridExtent);
+    z3::expr n = symbol(this->scope + "nprog" + std::to_string(d), Symbol::GridExtent);
     addFact(n >= 1 && n < pow2(31));
   }
   // The launch contract: operand shapes and grid extents are functions of the
@@ -43,7 +44,7 @@ SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx)
       addFact(symbol(name.getValue().str() + ".dim" + std::to_string(d),
                              Symbol::Dimension) == affine(e, {}, sizes));
   for (auto [d, e] : llvm::enumerate(launch.getGrid()))
-    addFact(symbol("nprog" + std::to_string(d), Symbol::GridExtent) ==
+    addFact(symbol(this->scope + "nprog" + std::to_string(d), Symbol::GridExtent) ==
                     affine(e, {}, sizes));
 }
 
@@ -101,13 +102,13 @@ z3::expr SymbolicModel::dimension(Value memref, int64_t d) {
 
 z3::expr SymbolicModel::fresh(StringRef prefix) {
   return ctx.int_const(
-      (prefix + "#" + std::to_string(freshCounter++)).str().c_str());
+      (scope + prefix + "#" + std::to_string(freshCounter++)).str().c_str());
 }
 
 z3::expr SymbolicModel::programId(int64_t dim, Instance &inst) {
   std::string d = std::to_string(dim);
-  z3::expr pid = symbol("pid" + d + inst.program, Symbol::ProgramId),
-           n = symbol("nprog" + d, Symbol::GridExtent);
+  z3::expr pid = symbol(scope + "pid" + d + inst.program, Symbol::ProgramId),
+           n = symbol(this->scope + "nprog" + d, Symbol::GridExtent);
   addFact(pid >= 0 && pid < n);
   return pid;
 }
@@ -117,7 +118,8 @@ z3::expr SymbolicModel::inductionVar(scf::ForOp loop, Instance &inst) {
   auto it = inst.memo.find(key);
   if (it != inst.memo.end())
     return it->second;
-  z3::expr iv = ctx.int_const((loopName(loop) + inst.suffix).c_str());
+  z3::expr iv =
+      ctx.int_const((scope + loopName(loop) + inst.suffix).c_str());
   inst.memo.emplace(key, iv);
   return iv;
 }
@@ -569,7 +571,7 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
     // invariant ones are shared by all instances of the program.
     auto [it, inserted] =
         opaqueIds.try_emplace(value.getAsOpaquePointer(), opaqueIds.size());
-    std::string name = "opaque@line" + lineNumberOf(value.getLoc()) + "#" +
+    std::string name = scope + "opaque@line" + lineNumberOf(value.getLoc()) + "#" +
                        std::to_string(it->second);
     if (insideLoop(value))
       name += inst.suffix;
@@ -620,7 +622,7 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
         return programId(p.getDimAttr().getInt(), inst);
       })
       .Case<tile::NumProgramsOp>([&](tile::NumProgramsOp p) {
-        z3::expr n = symbol("nprog" + std::to_string(p.getDimAttr().getInt()),
+        z3::expr n = symbol(this->scope + "nprog" + std::to_string(p.getDimAttr().getInt()),
                             Symbol::GridExtent);
         addFact(n >= 1);
         return n;
@@ -875,6 +877,50 @@ std::string SymbolicModel::describe(const z3::model &model, Operation *op,
       text += " " + loopName(loop) + " = " +
               evalString(model, inductionVar(loop, *inst)) + ";";
   return text;
+}
+
+std::optional<ValueRange> mlir::tiletag::verify::slotsWritten(Operation *w,
+                                                              Value buffer) {
+  if (auto copy = llvm::dyn_cast<tile::CopyOp>(w))
+    if (copy.isGlobalToShared() && copy.getDest() == buffer)
+      return ValueRange(copy.getDestIndices());
+  if (auto write = llvm::dyn_cast<tile::WriteOp>(w))
+    if (write.getBuffer() == buffer)
+      return ValueRange(write.getIndices());
+  return std::nullopt;
+}
+
+SmallVector<Operation *> SymbolicModel::bufferWriters(Value buffer) {
+  SmallVector<Operation *> writers;
+  kernel.walk([&](Operation *op) {
+    if (slotsWritten(op, buffer))
+      writers.push_back(op);
+  });
+  return writers;
+}
+
+z3::expr SymbolicModel::lastWrite(Operation *w, Instance &iw,
+                                  ArrayRef<Operation *> writers,
+                                  Operation *reader, ValueRange slots,
+                                  Instance &ir) {
+  Value buffer = llvm::isa<tile::CopyOp>(w)
+                     ? llvm::cast<tile::CopyOp>(w).getDest()
+                     : llvm::cast<tile::WriteOp>(w).getBuffer();
+  auto sameSlot = [&](Operation *op, Instance &inst) {
+    z3::expr eq = ctx.bool_val(true);
+    for (auto [x, y] : llvm::zip(*slotsWritten(op, buffer), slots))
+      eq = eq && term(x, inst) == term(y, ir);
+    return eq;
+  };
+  z3::expr last = executes(w, iw) && sameSlot(w, iw) && before(w, iw, reader, ir);
+  for (Operation *w2 : writers) {
+    Instance i2{iw.suffix + "x" + std::to_string(freshCounter++), {},
+                iw.program};
+    z3::expr later = executes(w2, i2) && sameSlot(w2, i2) &&
+                     before(w2, i2, reader, ir) && before(w, iw, w2, i2);
+    last = last && forAll(loopVars(w2, i2), !later);
+  }
+  return last;
 }
 
 z3::expr SymbolicModel::asInt(const z3::expr &e) {

@@ -277,18 +277,6 @@ private:
   // Memory
   //===--------------------------------------------------------------------===//
 
-  /// The slot indices a write stores into, or none if `w` does not write
-  /// `buffer`.
-  std::optional<ValueRange> slotsWritten(Operation *w, Value buffer) {
-    if (auto copy = llvm::dyn_cast<tile::CopyOp>(w))
-      if (copy.isGlobalToShared() && copy.getDest() == buffer)
-        return ValueRange(copy.getDestIndices());
-    if (auto write = llvm::dyn_cast<tile::WriteOp>(w))
-      if (write.getBuffer() == buffer)
-        return ValueRange(write.getIndices());
-    return std::nullopt;
-  }
-
   z3::expr sameSlot(ValueRange a, Instance &ia, ValueRange b, Instance &ib) {
     z3::expr eq = ctx.bool_val(true);
     for (auto [x, y] : llvm::zip(a, b))
@@ -299,11 +287,7 @@ private:
   /// The tags of data read from slot `slots` of `buffer` by `reader`: those
   /// of the last write to that slot before the read, in sequential order.
   TagSet memoryTags(Operation *reader, Value buffer, ValueRange slots) {
-    SmallVector<Operation *> writers;
-    model.getKernel().walk([&](Operation *op) {
-      if (slotsWritten(op, buffer))
-        writers.push_back(op);
-    });
+    SmallVector<Operation *> writers = model.bufferWriters(buffer);
     TagSet result;
     z3::expr noWriter = ctx.bool_val(true);
     for (Operation *w : writers) {
@@ -314,15 +298,7 @@ private:
       std::vector<z3::expr> wVars = model.loopVars(w, iw);
       noWriter = noWriter && model.forAll(wVars, !happened);
       // No other write to the slot comes between this one and the read.
-      z3::expr last = happened;
-      for (Operation *w2 : writers) {
-        Instance i2{"@x" + std::to_string(instanceCounter++), {}};
-        z3::expr later = model.executes(w2, i2) &&
-                         sameSlot(*slotsWritten(w2, buffer), i2, slots, main) &&
-                         model.before(w2, i2, reader, main) &&
-                         model.before(w, iw, w2, i2);
-        last = last && model.forAll(model.loopVars(w2, i2), !later);
-      }
+      z3::expr last = model.lastWrite(w, iw, writers, reader, slots, main);
       // The data the write stored.
       TagSet data;
       if (auto copy = llvm::dyn_cast<tile::CopyOp>(w)) {

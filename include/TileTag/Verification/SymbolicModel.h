@@ -65,7 +65,12 @@ struct Symbol {
 
 class SymbolicModel {
 public:
-  SymbolicModel(tile::KernelOp kernel, z3::context &ctx);
+  /// `scope` prefixes the symbols that belong to this kernel alone (grid
+  /// extents, program ids, loop variables, opaque values), so that two
+  /// kernels' models can meet in one query: a kernel and its reference
+  /// share sizes, operand dimensions, scalars and input memory by name.
+  SymbolicModel(tile::KernelOp kernel, z3::context &ctx,
+                StringRef scope = "");
 
   z3::context &context() { return ctx; }
   tile::KernelOp getKernel() { return kernel; }
@@ -156,6 +161,17 @@ public:
   /// An i1 term as 0 or 1; integer terms unchanged.
   z3::expr asInt(const z3::expr &e);
 
+  /// The operations that write slots of shared buffer `buffer`: tile.copy
+  /// into it and tile.write, in program order.
+  SmallVector<Operation *> bufferWriters(Value buffer);
+
+  /// "`w`, executed in `iw`, is the last write to slot `slots` (of `reader`
+  /// in `ir`) before the read": it wrote that slot earlier in sequential
+  /// order and no write of `writers` comes between (quantified over the
+  /// later writes' iterations). `iw` and `ir` run in the same program.
+  z3::expr lastWrite(Operation *w, Instance &iw, ArrayRef<Operation *> writers,
+                     Operation *reader, ValueRange slots, Instance &ir);
+
 private:
   z3::expr symbol(const std::string &name, Symbol::Kind kind,
                   bool isBool = false);
@@ -179,6 +195,7 @@ private:
 
   z3::context &ctx;
   tile::KernelOp kernel;
+  std::string scope;
   std::vector<Symbol> shared;
   std::map<std::string, unsigned> sharedIndex;
   /// Stable numbers for the values the model does not follow.
@@ -194,6 +211,10 @@ private:
   std::vector<Obligation> obligations;
   DenseMap<Value, bool> nonNegativeMemo, ghostMemo;
 };
+
+/// The slot indices `w` (a tile.copy into a shared buffer or a tile.write)
+/// writes in `buffer`, or none if it does not write `buffer`.
+std::optional<ValueRange> slotsWritten(Operation *w, Value buffer);
 
 /// "line N" of an op's location, for diagnostics.
 std::string lineOf(Operation *op);

@@ -6,12 +6,16 @@
 
 #include "TileTag/Dialect/Tag/IR/TagDialect.h"
 #include "TileTag/Dialect/Tag/IR/TagOps.h"
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/IR/SymbolTable.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
+using namespace mlir::tiletag;
 using namespace mlir::tiletag::tag;
 
 #include "TileTag/Dialect/Tag/IR/TagDialect.cpp.inc"
@@ -41,6 +45,46 @@ LogicalResult LabelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// `tag.contract` names a reference kernel with the same operands: names,
+/// types and order, so that "the same memory" means the same thing.
+static LogicalResult verifyContract(Operation *op, Attribute value) {
+  auto ref = llvm::dyn_cast<FlatSymbolRefAttr>(value);
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(op);
+  if (!ref || !kernel)
+    return op->emitError() << "'" << TagDialect::kContractAttrName
+                           << "' belongs on a tile.kernel and names its "
+                              "reference kernel (@name)";
+  auto reference = SymbolTable::lookupNearestSymbolFrom<tile::KernelOp>(
+      op->getParentOp() ? op->getParentOp() : op, ref.getAttr());
+  if (!reference)
+    return op->emitError() << "the contract names " << ref
+                           << ", which is not a tile.kernel of this module";
+  if (reference == kernel)
+    return op->emitError() << "a kernel cannot be its own contract";
+  if (reference->hasAttr(TagDialect::kContractAttrName))
+    return op->emitError() << "the reference kernel " << ref
+                           << " has a contract itself; a reference states "
+                              "the meaning and needs none";
+  if (reference.getNumArguments() != kernel.getNumArguments())
+    return op->emitError() << "the reference kernel " << ref << " has "
+                           << reference.getNumArguments()
+                           << " operands, this kernel "
+                           << kernel.getNumArguments();
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
+    std::string name = kernel.getOperandName(i),
+                refName = reference.getOperandName(i);
+    if (name != refName ||
+        kernel.getArgument(i).getType() != reference.getArgument(i).getType())
+      return op->emitError()
+             << "operand " << i << " of the reference kernel " << ref << " is "
+             << refName << " : " << reference.getArgument(i).getType()
+             << ", but here it is " << name << " : "
+             << kernel.getArgument(i).getType()
+             << " (a reference has the kernel's operands)";
+  }
+  return success();
+}
+
 LogicalResult TagDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   if (attr.getName() == kVerifiedAttrName) {
@@ -51,11 +95,14 @@ LogicalResult TagDialect::verifyOperationAttribute(Operation *op,
                                 "kernel the checker proved";
     return success();
   }
+  if (attr.getName() == kContractAttrName)
+    return verifyContract(op, attr.getValue());
   if (attr.getName() != kLabelsAttrName)
     return op->emitError() << "unknown tag dialect attribute '"
                            << attr.getName().getValue()
                            << "'; the tag dialect defines '" << kLabelsAttrName
-                           << "' and '" << kVerifiedAttrName << "'";
+                           << "', '" << kContractAttrName << "' and '"
+                           << kVerifiedAttrName << "'";
   auto labels = llvm::dyn_cast<ArrayAttr>(attr.getValue());
   if (!labels || labels.empty() || !llvm::all_of(labels, [](Attribute a) {
         return llvm::isa<LabelAttr>(a);

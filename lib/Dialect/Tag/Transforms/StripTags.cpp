@@ -68,6 +68,7 @@ struct StripTagsPass : public tag::impl::StripTagsPassBase<StripTagsPass> {
     SmallVector<Operation *> doomed(ghost.begin(), ghost.end());
     root->walk([&](Operation *op) {
       op->removeDiscardableAttr(TagDialect::kLabelsAttrName);
+      op->removeDiscardableAttr(TagDialect::kContractAttrName);
       if (isTagOp(op) && !ghost.contains(op))
         doomed.push_back(op);
       if (auto attach = llvm::dyn_cast<AttachOp>(op))

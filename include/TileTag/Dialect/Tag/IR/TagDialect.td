@@ -35,6 +35,12 @@ def Tag_Dialect : Dialect {
 
     The affine map's dimensions are the operation's index-typed operands, in
     order; its results are the tag's fields.
+
+    A kernel's *contract* is the attribute `tag.contract = @reference` on
+    the kernel: a plain sequential kernel of the same module, with the same
+    operands, that states what the kernel computes. The checker proves that
+    every block the kernel stores holds what the reference stores there, and
+    that both store the same blocks (docs/Language.md, "Contracts").
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -43,6 +49,9 @@ def Tag_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kLabelsAttrName = "tag.labels";
     /// Set on a kernel whose tag assertions --tiletag-verify-tags proved.
     static constexpr ::llvm::StringLiteral kVerifiedAttrName = "tag.verified";
+    /// On a kernel: the reference kernel whose results it must compute (its
+    /// contract), as a symbol reference.
+    static constexpr ::llvm::StringLiteral kContractAttrName = "tag.contract";
   }];
 }
 

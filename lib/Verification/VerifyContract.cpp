@@ -1,0 +1,1162 @@
+//===- VerifyContract.cpp - prove a kernel computes its reference ---------===//
+//
+// Part of the TileTag project.
+//
+// A kernel's contract is a reference kernel (`tag.contract = @ref`): a plain
+// sequential kernel over the same operands. The kernel meets it when
+//   - every block the reference stores is stored by the kernel, and every
+//     block the kernel stores is one the reference stores (coverage);
+//   - wherever a kernel store and a reference store write the same block,
+//     the two stored values are the same computation (values).
+// Values are compared as data-flow terms, walked on both sides at once:
+// floating-point operations must be the same operations with the same
+// attributes on matching operands; integer and boolean data (indices, iota,
+// masks) must be equal element by element, which Z3 proves; loads must read
+// the same elements of the same operand with the same padding, through
+// shared-memory slots back to the tile.copy that filled them; loop results
+// are folds whose trip counts are equal and whose n-th iterations compute
+// the same thing from the same carried values (induction on n).
+// A `combine add` store adds its fold into memory: the kernel's adds to one
+// block, over all programs, must together sum every step of the reference's
+// fold exactly once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Checkers.h"
+#include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
+#include "TileTag/Dialect/Tag/IR/TagDialect.h"
+#include "TileTag/Dialect/Tag/IR/TagOps.h"
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+#include "TileTag/Verification/SymbolicModel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::tiletag;
+using namespace mlir::tiletag::verify;
+
+namespace {
+
+/// One side of the comparison: a kernel's model and the instance its
+/// values are read in.
+struct Side {
+  SymbolicModel &model;
+  Instance &inst;
+};
+
+/// A global block an access touches, element by element: per memref
+/// dimension, the first element (`origin`) and the end of the in-range part
+/// (`end`, the block's end clipped to the bounds).
+struct Block {
+  Value memref;
+  std::vector<z3::expr> origin, end;
+};
+
+/// What a tile of data was loaded from: a global block, the tile type and
+/// the padding of out-of-range elements. `when` says for which writes (of a
+/// shared slot the data went through) this holds.
+struct Source {
+  Operation *op;
+  Block block;
+  Type tileType;
+  Attribute padding;
+  z3::expr when;
+};
+
+/// Two loops whose results are matched: the n-th iterations correspond.
+struct FoldPair {
+  scf::ForOp k, r;
+  z3::expr bodyHyp;
+  std::map<unsigned, unsigned> args; // kernel iter_arg -> reference iter_arg
+  std::vector<std::pair<unsigned, unsigned>> pending;
+  unsigned id;
+  bool frozen = false; // a combine-add fold: its accumulator is not matched
+};
+
+/// A fold `acc + x(v)` a combine-add store adds: the loop, the
+/// accumulator's position, the increment x.
+struct Fold {
+  scf::ForOp loop;
+  unsigned arg;
+  Value increment;
+};
+
+/// A proof obligation of the value comparison: `claim` wherever `hyp`.
+struct Claim {
+  z3::expr hyp, claim;
+  std::string what;
+  Operation *kop, *rop;
+};
+
+class ContractChecker {
+public:
+  ContractChecker(tile::KernelOp kernel, tile::KernelOp ref, z3::context &ctx,
+                  Prover &prover)
+      : ctx(ctx), prover(prover), km(kernel, ctx), rm(ref, ctx, "ref."),
+        kernel(kernel), ref(ref) {}
+
+  CheckerResult run();
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Blocks and stores
+  //===--------------------------------------------------------------------===//
+
+  Block blockOf(Side s, Value memref, ArrayRef<int64_t> tileShape,
+                ValueRange indices, ValueRange offsets, ValueRange bounds) {
+    auto type = llvm::cast<MemRefType>(memref.getType());
+    SmallVector<int64_t> shape = tile::blockShape(tileShape, type.getRank());
+    Block b{memref, {}, {}};
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      z3::expr size = ctx.int_val(shape[d]);
+      z3::expr origin = s.model.term(indices[d], s.inst) * size;
+      if (!offsets.empty())
+        origin = origin + s.model.term(offsets[d], s.inst);
+      z3::expr bound = bounds.empty() ? s.model.dimension(memref, d)
+                                      : s.model.term(bounds[d], s.inst);
+      b.origin.push_back(origin);
+      b.end.push_back(z3::min(origin + size, bound));
+    }
+    return b;
+  }
+
+  Block storeBlock(Side s, tile::StoreOp st) {
+    return blockOf(s, st.getDest(), st.getValue().getType().getShape(),
+                   st.getIndices(), st.getOffsets(), st.getBounds());
+  }
+
+  z3::expr nonEmpty(const Block &b) {
+    z3::expr e = ctx.bool_val(true);
+    for (auto [o, end] : llvm::zip(b.origin, b.end))
+      e = e && o < end && end > 0;
+    return e;
+  }
+
+  z3::expr sameElements(const Block &a, const Block &b) {
+    z3::expr e = ctx.bool_val(true);
+    for (size_t d = 0; d < a.origin.size(); ++d)
+      e = e && a.origin[d] == b.origin[d] && a.end[d] == b.end[d];
+    return e;
+  }
+
+  static unsigned argNumber(Value memref) {
+    return llvm::cast<BlockArgument>(memref).getArgNumber();
+  }
+
+  z3::expr gridExtent(Side s, int64_t d) {
+    // programId() constrains pid < nprog as a fact; inside a quantifier the
+    // range must be stated again, from the extent symbol.
+    std::string name = (&s.model == &km ? "" : "ref.") + std::string("nprog") +
+                       std::to_string(d);
+    for (const Symbol &sym : s.model.symbols())
+      if (sym.name == name)
+        return sym.expr;
+    return ctx.int_const(name.c_str());
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Reports
+  //===--------------------------------------------------------------------===//
+
+  z3::expr facts() { return km.assumptions() && rm.assumptions(); }
+
+  void report(InFlightDiagnostic &diag, Operation *kop, Operation *rop,
+              const z3::model &m) {
+    std::pair<Operation *, Instance *> at[] = {{kop, &ki}};
+    prover.setCounterexample(km.counterexample(m, at));
+    diag.attachNote(kop->getLoc()) << km.describe(m, kop, &ki);
+    if (rop) {
+      std::string loops;
+      for (scf::ForOp loop : rm.loops(rop))
+        loops += " " + rm.loopName(loop) + " = " +
+                 evalString(m, rm.inductionVar(loop, ri)) + ";";
+      InFlightDiagnostic &d = diag;
+      d.attachNote(rop->getLoc())
+          << "the reference's " << rop->getName() << " here"
+          << (loops.empty() ? "" : ", at") << loops;
+    }
+    diag.attachNote() << "replay on the CPU: " << km.replayCommand(m);
+  }
+
+  /// Proves that `negated` is unsatisfiable; otherwise reports `what` at
+  /// `kop` (with the reference op `rop`).
+  bool refute(const z3::expr &negated, Operation *kop, Operation *rop,
+              const std::string &what, const std::string &failure) {
+    std::pair<Operation *, Instance *> at[] = {{kop, &ki}};
+    Verdict v = prover.check(facts() && negated, what, km.minimalOrder(at));
+    if (v.kind == Verdict::Unsat) {
+      prover.recordProof(kop, what);
+      ++proved;
+      return true;
+    }
+    failed = true;
+    if (v.kind == Verdict::Unknown) {
+      mlir::emitError(kop->getLoc())
+          << "could not prove " << what << ": Z3 answered unknown ("
+          << v.reason << ")";
+      return false;
+    }
+    InFlightDiagnostic diag = mlir::emitError(kop->getLoc()) << failure;
+    report(diag, kop, rop, *v.model);
+    return false;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Matching values
+  //===--------------------------------------------------------------------===//
+
+  struct Scope {
+    z3::expr hyp;
+    std::vector<FoldPair *> folds; // active, innermost last
+    unsigned id;
+  };
+
+  /// Looks through ops that only pass data on: tag.attach, the results of
+  /// schedule regions.
+  static Value skip(Value v) {
+    while (true) {
+      Operation *def = v.getDefiningOp();
+      if (auto attach = llvm::dyn_cast_or_null<tag::AttachOp>(def)) {
+        v = attach.getValue();
+        continue;
+      }
+      if (def && llvm::isa<schedule::AsyncOp, schedule::RoleOp>(def)) {
+        Operation *yield = def->getRegion(0).front().getTerminator();
+        v = yield->getOperand(llvm::cast<OpResult>(v).getResultNumber());
+        continue;
+      }
+      return v;
+    }
+  }
+
+  static bool isIntegerData(Type t) {
+    Type e = getElementTypeOrSelf(t);
+    return e.isIntOrIndex();
+  }
+
+  bool mismatch(Value k, Value r, const Twine &why) {
+    if (mismatchText.empty()) {
+      mismatchText = why.str();
+      mismatchK = k.getDefiningOp() ? k.getDefiningOp()
+                                    : k.getParentBlock()->getParentOp();
+      mismatchR = r.getDefiningOp() ? r.getDefiningOp()
+                                    : r.getParentBlock()->getParentOp();
+    }
+    return false;
+  }
+
+  void claim(const Scope &s, const z3::expr &c, const Twine &what, Value k,
+             Value r) {
+    Operation *kop = k.getDefiningOp() ? k.getDefiningOp()
+                                       : k.getParentBlock()->getParentOp();
+    Operation *rop = r.getDefiningOp() ? r.getDefiningOp()
+                                       : r.getParentBlock()->getParentOp();
+    claims.push_back({s.hyp, c, what.str(), kop, rop});
+  }
+
+  bool match(Value k, Value r, Scope &s) {
+    k = skip(k);
+    r = skip(r);
+    auto key = std::make_tuple(k.getAsOpaquePointer(), r.getAsOpaquePointer(),
+                               s.id);
+    if (matched.count(key))
+      return true;
+    if (k.getType() != r.getType())
+      return mismatch(k, r,
+                      "the kernel has a value of type " +
+                          typeString(k.getType()) +
+                          " where the reference has " +
+                          typeString(r.getType()));
+    bool ok = isIntegerData(k.getType()) ? matchIntegers(k, r, s)
+                                         : matchData(k, r, s);
+    if (ok)
+      matched.insert(key);
+    return ok;
+  }
+
+  static std::string typeString(Type t) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << t;
+    return text;
+  }
+
+  static std::string describeOp(Value v) {
+    if (Operation *def = v.getDefiningOp())
+      return "'" + def->getName().getStringRef().str() + "' (" + lineOf(def) +
+             ")";
+    auto arg = llvm::cast<BlockArgument>(v);
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (llvm::isa<scf::ForOp>(owner))
+      return "a loop-carried value (" + lineOf(owner) + ")";
+    return "operand " + std::to_string(arg.getArgNumber());
+  }
+
+  /// Floating-point (or other non-integer) data: the same computation.
+  bool matchData(Value k, Value r, Scope &s) {
+    auto kArg = llvm::dyn_cast<BlockArgument>(k);
+    auto rArg = llvm::dyn_cast<BlockArgument>(r);
+    if (kArg || rArg) {
+      if (!kArg || !rArg)
+        return mismatch(k, r,
+                        "the kernel has " + describeOp(k) +
+                            " where the reference has " + describeOp(r));
+      Operation *kOwner = kArg.getOwner()->getParentOp();
+      Operation *rOwner = rArg.getOwner()->getParentOp();
+      if (llvm::isa<tile::KernelOp>(kOwner) &&
+          llvm::isa<tile::KernelOp>(rOwner)) {
+        if (kArg.getArgNumber() == rArg.getArgNumber())
+          return true;
+        return mismatch(k, r, "the kernel reads a different scalar operand");
+      }
+      auto kLoop = llvm::dyn_cast<scf::ForOp>(kOwner);
+      auto rLoop = llvm::dyn_cast<scf::ForOp>(rOwner);
+      if (!kLoop || !rLoop || kArg == kLoop.getInductionVar())
+        return mismatch(k, r,
+                        "the kernel has " + describeOp(k) +
+                            " where the reference has " + describeOp(r));
+      for (FoldPair *f : llvm::reverse(s.folds)) {
+        if (f->k != kLoop)
+          continue;
+        if (f->r != rLoop)
+          break;
+        unsigned p = kArg.getArgNumber() - 1, q = rArg.getArgNumber() - 1;
+        auto it = f->args.find(p);
+        if (it != f->args.end()) {
+          if (it->second == q)
+            return true;
+          return mismatch(k, r,
+                          "the kernel's loop-carried value " +
+                              Twine(p).str() +
+                              " stands for two of the reference's");
+        }
+        if (f->frozen)
+          return mismatch(k, r,
+                          "a combine-add fold may carry its accumulator only");
+        f->args[p] = q;
+        f->pending.push_back({p, q});
+        return true;
+      }
+      return mismatch(k, r,
+                      "the kernel's loop (" + lineOf(kLoop) +
+                          ") does not correspond to the reference's loop (" +
+                          lineOf(rLoop) + ")");
+    }
+
+    Operation *kDef = k.getDefiningOp(), *rDef = r.getDefiningOp();
+    if (auto kLoop = llvm::dyn_cast<scf::ForOp>(kDef)) {
+      auto rLoop = llvm::dyn_cast<scf::ForOp>(rDef);
+      if (!rLoop)
+        return mismatch(k, r,
+                        "the kernel has the result of a loop (" +
+                            lineOf(kLoop) + ") where the reference has " +
+                            describeOp(r));
+      return matchFold(kLoop, llvm::cast<OpResult>(k).getResultNumber(), rLoop,
+                       llvm::cast<OpResult>(r).getResultNumber(), s);
+    }
+    if (llvm::isa<tile::LoadOp, tile::ReadOp>(kDef) ||
+        llvm::isa<tile::LoadOp, tile::ReadOp>(rDef)) {
+      if (!llvm::isa<tile::LoadOp, tile::ReadOp>(kDef) ||
+          !llvm::isa<tile::LoadOp, tile::ReadOp>(rDef))
+        return mismatch(k, r,
+                        "the kernel has " + describeOp(k) +
+                            " where the reference has " + describeOp(r));
+      return matchLoads(k, r, s);
+    }
+
+    // The same operation on the same operands.
+    if (kDef->getName() != rDef->getName())
+      return mismatch(k, r,
+                      "the kernel computes " + describeOp(k) +
+                          " where the reference computes " + describeOp(r));
+    if (kDef->getNumRegions() || rDef->getNumRegions())
+      return mismatch(k, r,
+                      "the contract checker does not follow " +
+                          describeOp(k) + " (an operation with regions)");
+    if (llvm::cast<OpResult>(k).getResultNumber() !=
+            llvm::cast<OpResult>(r).getResultNumber() ||
+        kDef->getNumOperands() != rDef->getNumOperands())
+      return mismatch(k, r, "the operations differ in their operands");
+    if (!sameAttributes(kDef, rDef))
+      return mismatch(k, r,
+                      "the kernel's " + describeOp(k) +
+                          " has other attributes than the reference's " +
+                          describeOp(r));
+    for (auto [ko, ro] : llvm::zip(kDef->getOperands(), rDef->getOperands()))
+      if (!match(ko, ro, s))
+        return false;
+    return true;
+  }
+
+  static bool sameAttributes(Operation *a, Operation *b) {
+    auto strip = [](Operation *op) {
+      SmallVector<NamedAttribute> attrs;
+      for (NamedAttribute attr : op->getAttrs())
+        if (attr.getName() != tag::TagDialect::kLabelsAttrName)
+          attrs.push_back(attr);
+      return attrs;
+    };
+    return strip(a) == strip(b);
+  }
+
+  /// Loop results: equal trip counts, equal initial values and equal n-th
+  /// iterations, given equal carried values (induction over n).
+  bool matchFold(scf::ForOp kLoop, unsigned p, scf::ForOp rLoop, unsigned q,
+                 Scope &s) {
+    auto key = std::make_tuple(kLoop.getOperation(), rLoop.getOperation(),
+                               s.id);
+    FoldPair *f;
+    auto it = foldPairs.find(key);
+    if (it != foldPairs.end()) {
+      f = it->second.get();
+    } else {
+      auto owned = std::make_unique<FoldPair>(FoldPair{
+          kLoop, rLoop, ctx.bool_val(true), {}, {}, nextScope++, false});
+      f = owned.get();
+      foldPairs[key] = std::move(owned);
+      z3::expr n = ctx.int_const(("n#" + std::to_string(f->id)).c_str());
+      Side ks{km, ki}, rs{rm, ri};
+      z3::expr tk = tripCount(ks, kLoop), tr = tripCount(rs, rLoop);
+      claims.push_back({s.hyp, tk == tr,
+                        "the loop runs another number of iterations than the "
+                        "reference's loop (" +
+                            lineOf(rLoop) + ")",
+                        kLoop, rLoop});
+      f->bodyHyp =
+          s.hyp && n >= 0 && n < tk &&
+          km.inductionVar(kLoop, ki) ==
+              km.term(kLoop.getLowerBound(), ki) +
+                  n * km.term(kLoop.getStep(), ki) &&
+          rm.inductionVar(rLoop, ri) ==
+              rm.term(rLoop.getLowerBound(), ri) +
+                  n * rm.term(rLoop.getStep(), ri);
+    }
+    auto found = f->args.find(p);
+    if (found != f->args.end())
+      return found->second == q ||
+             mismatch(kLoop->getResult(p), rLoop->getResult(q),
+                      "the kernel's loop result stands for two of the "
+                      "reference's");
+    f->args[p] = q;
+    f->pending.push_back({p, q});
+    Scope body{f->bodyHyp, s.folds, f->id};
+    body.folds.push_back(f);
+    while (!f->pending.empty()) {
+      auto [kp, rq] = f->pending.back();
+      f->pending.pop_back();
+      if (!match(kLoop.getInitArgs()[kp], rLoop.getInitArgs()[rq], s))
+        return false;
+      Operation *ky = kLoop.getBody()->getTerminator();
+      Operation *ry = rLoop.getBody()->getTerminator();
+      if (!match(ky->getOperand(kp), ry->getOperand(rq), body))
+        return false;
+    }
+    return true;
+  }
+
+  z3::expr tripCount(Side s, scf::ForOp loop) {
+    z3::expr lb = s.model.term(loop.getLowerBound(), s.inst);
+    z3::expr ub = s.model.term(loop.getUpperBound(), s.inst);
+    z3::expr step = s.model.term(loop.getStep(), s.inst);
+    return z3::ite(ub > lb, (ub - lb + step - 1) / step, ctx.int_val(0));
+  }
+
+  /// The global blocks a loaded tile comes from: a tile.load's block, or for
+  /// a tile.read, the block of each tile.copy that may have filled the slot
+  /// last.
+  std::optional<std::vector<Source>> sources(Value v, Side s) {
+    Operation *def = v.getDefiningOp();
+    if (auto load = llvm::dyn_cast<tile::LoadOp>(def)) {
+      Block b = blockOf(s, load.getSource(), load.getType().getShape(),
+                        load.getIndices(), load.getOffsets(),
+                        load.getBounds());
+      return std::vector<Source>{{load, b, load.getType(),
+                                  load.getPaddingAttr(), ctx.bool_val(true)}};
+    }
+    auto read = llvm::cast<tile::ReadOp>(def);
+    std::vector<Source> out;
+    SmallVector<Operation *> writers = s.model.bufferWriters(read.getBuffer());
+    for (Operation *w : writers) {
+      auto copy = llvm::dyn_cast<tile::CopyOp>(w);
+      if (!copy)
+        return std::nullopt;
+      auto iw = std::make_unique<Instance>(Instance{
+          s.inst.suffix + "w" + std::to_string(nextScope++), {},
+          s.inst.program});
+      z3::expr last = s.model.lastWrite(w, *iw, writers, read,
+                                        read.getIndices(), s.inst);
+      Block b = blockOf({s.model, *iw}, copy.getSource(),
+                        read.getType().getShape(), copy.getSourceIndices(),
+                        copy.getOffsets(), copy.getBounds());
+      out.push_back({copy, b, read.getType(), copy.getPaddingAttr(), last});
+      writerInstances.push_back(std::move(iw));
+    }
+    return out;
+  }
+
+  bool matchLoads(Value k, Value r, Scope &s) {
+    auto ks = sources(k, {km, ki}), rs = sources(r, {rm, ri});
+    if (!ks || !rs)
+      return mismatch(k, r,
+                      "the contract checker follows shared slots that "
+                      "tile.copy fills, not tile.write");
+    for (const Source &a : *ks)
+      for (const Source &b : *rs) {
+        if (argNumber(a.block.memref) != argNumber(b.block.memref))
+          return mismatch(k, r,
+                          "the kernel reads operand " +
+                              kernel.getOperandName(
+                                  argNumber(a.block.memref)) +
+                              " (" + lineOf(a.op) +
+                              ") where the reference reads " +
+                              ref.getOperandName(argNumber(b.block.memref)));
+        if (a.tileType != b.tileType || a.padding != b.padding)
+          return mismatch(k, r,
+                          "the kernel's " + describeOp(k) +
+                              " has another tile type or padding than the "
+                              "reference's");
+        z3::expr bothEmpty = !nonEmpty(a.block) && !nonEmpty(b.block);
+        Scope inner = s;
+        inner.hyp = s.hyp && a.when && b.when;
+        claims.push_back(
+            {inner.hyp, bothEmpty || sameElements(a.block, b.block),
+             "the tile loaded from " +
+                 kernel.getOperandName(argNumber(a.block.memref)) + " (" +
+                 lineOf(a.op) + ") is another block than the reference's",
+             a.op, b.op});
+      }
+    return true;
+  }
+
+  /// Integer and boolean data: equal element by element.
+  bool matchIntegers(Value k, Value r, Scope &s) {
+    std::vector<z3::expr> coords;
+    std::vector<int64_t> shape;
+    if (auto t = llvm::dyn_cast<RankedTensorType>(k.getType()))
+      shape.assign(t.getShape().begin(), t.getShape().end());
+    z3::expr inTile = ctx.bool_val(true);
+    for (int64_t extent : shape) {
+      coords.push_back(
+          ctx.int_const(("e#" + std::to_string(nextScope++)).c_str()));
+      inTile = inTile && coords.back() >= 0 && coords.back() < ctx.int_val(extent);
+    }
+    std::vector<z3::expr> sideClaims;
+    auto kt = element(k, {km, ki}, coords, sideClaims);
+    auto rt = element(r, {rm, ri}, coords, sideClaims);
+    if (!kt || !rt)
+      return mismatch(k, r,
+                      "the contract checker does not follow the integer "
+                      "computation of " +
+                          describeOp(!kt ? k : r));
+    Scope inner = s;
+    inner.hyp = s.hyp && inTile;
+    for (const z3::expr &c : sideClaims)
+      claim(inner, c, "the index arithmetic can wrap around", k, r);
+    claim(inner, *kt == *rt,
+          "the value of " + describeOp(k) + " can differ from the reference's " +
+              describeOp(r),
+          k, r);
+    return true;
+  }
+
+  /// Element `coords` of an integer value (a scalar: the value itself).
+  std::optional<z3::expr> element(Value v, Side s,
+                                  const std::vector<z3::expr> &coords,
+                                  std::vector<z3::expr> &sideClaims) {
+    if (!llvm::isa<ShapedType>(v.getType()))
+      return s.model.term(v, s.inst);
+    v = skip(v);
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    auto type = llvm::cast<RankedTensorType>(v.getType());
+    unsigned width = type.getElementType().isIndex()
+                         ? 64
+                         : type.getElementType().getIntOrFloatBitWidth();
+    auto operand = [&](Value x) { return element(x, s, coords, sideClaims); };
+    auto unsignedView = [&](const z3::expr &e) {
+      if (e.is_bool())
+        return z3::ite(e, ctx.int_val(1), ctx.int_val(0));
+      z3::expr mod = ctx.int_val(1);
+      for (unsigned i = 0; i < width; ++i)
+        mod = mod * 2;
+      return z3::ite(e < 0, e + mod, e);
+    };
+    if (auto iota = llvm::dyn_cast<tile::IotaOp>(def))
+      return coords[iota.getDimAttr().getInt()];
+    if (auto splat = llvm::dyn_cast<tensor::SplatOp>(def))
+      return s.model.term(splat.getInput(), s.inst);
+    if (auto c = llvm::dyn_cast<arith::ConstantOp>(def)) {
+      auto dense = llvm::dyn_cast<DenseIntElementsAttr>(c.getValue());
+      if (!dense || !dense.isSplat())
+        return std::nullopt;
+      APInt value = dense.getSplatValue<APInt>();
+      if (width == 1)
+        return ctx.bool_val(!value.isZero());
+      return ctx.int_val(static_cast<int64_t>(value.getSExtValue()));
+    }
+    if (auto b = llvm::dyn_cast<tile::BroadcastOp>(def)) {
+      std::vector<z3::expr> inner;
+      ArrayRef<int64_t> dims = b.getDims();
+      for (size_t d = 0; d < coords.size(); ++d)
+        if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
+          inner.push_back(coords[d]);
+      return element(b->getOperand(0), s, inner, sideClaims);
+    }
+    if (auto t = llvm::dyn_cast<tile::TransposeOp>(def)) {
+      std::vector<z3::expr> inner(coords.size(), ctx.int_val(0));
+      for (auto [j, pj] : llvm::enumerate(t.getPerm()))
+        inner[pj] = coords[j];
+      return element(t->getOperand(0), s, inner, sideClaims);
+    }
+    if (def->getNumOperands() == 2 &&
+        llvm::isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::AndIOp,
+                  arith::OrIOp, arith::XOrIOp, arith::CmpIOp,
+                  arith::MinUIOp, arith::MaxUIOp, arith::MinSIOp,
+                  arith::MaxSIOp>(def)) {
+      auto a = operand(def->getOperand(0)), b = operand(def->getOperand(1));
+      if (!a || !b)
+        return std::nullopt;
+      auto range = [&](const z3::expr &e) {
+        z3::expr half = ctx.int_val(1);
+        for (unsigned i = 1; i < width; ++i)
+          half = half * 2;
+        sideClaims.push_back(e >= -half && e < half);
+        return e;
+      };
+      if (llvm::isa<arith::AddIOp>(def) && width > 1)
+        return range(*a + *b);
+      if (llvm::isa<arith::SubIOp>(def) && width > 1)
+        return range(*a - *b);
+      if (llvm::isa<arith::MulIOp>(def) && width > 1)
+        return range(*a * *b);
+      if (width == 1 && a->is_bool() && b->is_bool()) {
+        if (llvm::isa<arith::AndIOp>(def))
+          return *a && *b;
+        if (llvm::isa<arith::OrIOp>(def))
+          return *a || *b;
+        if (llvm::isa<arith::XOrIOp>(def))
+          return *a != *b;
+      }
+      if (llvm::isa<arith::MinSIOp>(def))
+        return z3::min(*a, *b);
+      if (llvm::isa<arith::MaxSIOp>(def))
+        return z3::max(*a, *b);
+      if (llvm::isa<arith::MinUIOp>(def))
+        return z3::ite(unsignedView(*a) <= unsignedView(*b), *a, *b);
+      if (llvm::isa<arith::MaxUIOp>(def))
+        return z3::ite(unsignedView(*a) >= unsignedView(*b), *a, *b);
+      if (auto cmp = llvm::dyn_cast<arith::CmpIOp>(def)) {
+        Type operandType =
+            getElementTypeOrSelf(cmp.getLhs().getType());
+        unsigned w = operandType.isIndex() ? 64
+                                           : operandType.getIntOrFloatBitWidth();
+        if (w == 1)
+          return std::nullopt;
+        unsigned saved = width;
+        width = w;
+        z3::expr ua = unsignedView(*a), ub = unsignedView(*b);
+        width = saved;
+        switch (cmp.getPredicate()) {
+        case arith::CmpIPredicate::eq: return *a == *b;
+        case arith::CmpIPredicate::ne: return *a != *b;
+        case arith::CmpIPredicate::slt: return *a < *b;
+        case arith::CmpIPredicate::sle: return *a <= *b;
+        case arith::CmpIPredicate::sgt: return *a > *b;
+        case arith::CmpIPredicate::sge: return *a >= *b;
+        case arith::CmpIPredicate::ult: return ua < ub;
+        case arith::CmpIPredicate::ule: return ua <= ub;
+        case arith::CmpIPredicate::ugt: return ua > ub;
+        case arith::CmpIPredicate::uge: return ua >= ub;
+        }
+      }
+      return std::nullopt;
+    }
+    if (auto sel = llvm::dyn_cast<arith::SelectOp>(def)) {
+      auto c = operand(sel.getCondition()), a = operand(sel.getTrueValue()),
+           b = operand(sel.getFalseValue());
+      if (!c || !a || !b || !c->is_bool())
+        return std::nullopt;
+      return z3::ite(*c, *a, *b);
+    }
+    return std::nullopt;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The checks
+  //===--------------------------------------------------------------------===//
+
+  void checkCoverage(ArrayRef<tile::StoreOp> kStores,
+                     ArrayRef<tile::StoreOp> rStores);
+  void checkValues(tile::StoreOp k, tile::StoreOp r);
+  void checkCombined(tile::StoreOp k, tile::StoreOp r);
+  bool coveredBySplits(tile::StoreOp k, tile::StoreOp r, Fold kf,
+                       scf::ForOp rLoop, const Block &rb,
+                       const z3::expr &meet);
+  bool proveClaims(Operation *kop, Operation *rop, const std::string &what);
+
+  /// Each pair of stores is compared on its own.
+  void reset() {
+    claims.clear();
+    mismatchText.clear();
+    mismatchK = mismatchR = nullptr;
+    matched.clear();
+    foldPairs.clear();
+  }
+
+  /// All variables of an instance of `store`: program ids, then loops.
+  std::vector<z3::expr> instanceVars(Side s, tile::KernelOp k, Operation *op,
+                                     z3::expr &range) {
+    std::vector<z3::expr> vars;
+    for (int64_t d = 0; d < k.getGridAttr().getInt(); ++d) {
+      z3::expr pid = s.model.programId(d, s.inst);
+      vars.push_back(pid);
+      range = range && pid >= 0 && pid < gridExtent(s, d);
+    }
+    for (const z3::expr &v : s.model.loopVars(op, s.inst))
+      vars.push_back(v);
+    return vars;
+  }
+
+  z3::context &ctx;
+  Prover &prover;
+  SymbolicModel km, rm;
+  tile::KernelOp kernel, ref;
+  Instance ki{"@k", {}, ""}, ri{"@r", {}, ""};
+  std::vector<std::unique_ptr<Instance>> writerInstances;
+  std::set<std::tuple<const void *, const void *, unsigned>> matched;
+  std::map<std::tuple<Operation *, Operation *, unsigned>,
+           std::unique_ptr<FoldPair>>
+      foldPairs;
+  std::vector<Claim> claims;
+  std::string mismatchText;
+  Operation *mismatchK = nullptr, *mismatchR = nullptr;
+  unsigned nextScope = 1;
+  unsigned proved = 0;
+  bool failed = false;
+};
+
+} // namespace
+
+void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
+                                    ArrayRef<tile::StoreOp> rStores) {
+  Side ks{km, ki}, rs{rm, ri};
+  // Every block the reference stores, the kernel stores.
+  for (tile::StoreOp r : rStores) {
+    Block rb = storeBlock(rs, r);
+    z3::expr missed = rm.executes(r, ri) && nonEmpty(rb);
+    for (tile::StoreOp k : kStores) {
+      if (argNumber(k.getDest()) != argNumber(r.getDest()) ||
+          k.getValue().getType() != r.getValue().getType())
+        continue;
+      Instance inst{"@c" + std::to_string(nextScope++), {}, ""};
+      Side cs{km, inst};
+      z3::expr range = ctx.bool_val(true);
+      std::vector<z3::expr> vars = instanceVars(cs, kernel, k, range);
+      Block kb = storeBlock(cs, k);
+      missed = missed && km.forAll(vars, !(range && km.executes(k, inst) &&
+                                           sameElements(kb, rb)));
+    }
+    std::string name = ref.getOperandName(argNumber(r.getDest()));
+    refute(missed, r, nullptr,
+           "every block of " + name + " the reference stores is stored",
+           "the kernel never stores a block of " + name +
+               " that the reference's store here stores");
+  }
+  // Every block the kernel stores is one the reference stores.
+  for (tile::StoreOp k : kStores) {
+    Block kb = storeBlock(ks, k);
+    z3::expr extra = km.executes(k, ki) && nonEmpty(kb);
+    bool any = false;
+    for (tile::StoreOp r : rStores) {
+      if (argNumber(k.getDest()) != argNumber(r.getDest()) ||
+          k.getValue().getType() != r.getValue().getType())
+        continue;
+      any = true;
+      Instance inst{"@d" + std::to_string(nextScope++), {}, ""};
+      Side cs{rm, inst};
+      z3::expr range = ctx.bool_val(true);
+      std::vector<z3::expr> vars = instanceVars(cs, ref, r, range);
+      Block rb = storeBlock(cs, r);
+      extra = extra && rm.forAll(vars, !(range && rm.executes(r, inst) &&
+                                         sameElements(kb, rb)));
+    }
+    std::string name = kernel.getOperandName(argNumber(k.getDest()));
+    if (!any) {
+      failed = true;
+      mlir::emitError(k.getLoc())
+          << "the reference stores no " << k.getValue().getType()
+          << " tiles to " << name << "; the contract cannot say what this "
+          << "store writes";
+      continue;
+    }
+    refute(extra, k, nullptr,
+           "every block of " + name + " stored is one the reference stores",
+           "this store writes a block of " + name +
+               " that the reference never stores");
+  }
+}
+
+bool ContractChecker::proveClaims(Operation *kop, Operation *rop,
+                                  const std::string &what) {
+  if (claims.empty())
+    return true;
+  z3::expr anyFalse = ctx.bool_val(false);
+  for (const Claim &c : claims)
+    anyFalse = anyFalse || (c.hyp && !c.claim);
+  std::pair<Operation *, Instance *> at[] = {{kop, &ki}};
+  Verdict v = prover.check(facts() && anyFalse, what, km.minimalOrder(at));
+  if (v.kind == Verdict::Unsat) {
+    prover.recordProof(kop, what);
+    ++proved;
+    return true;
+  }
+  failed = true;
+  if (v.kind == Verdict::Unknown) {
+    mlir::emitError(kop->getLoc())
+        << "could not prove " << what << ": Z3 answered unknown (" << v.reason
+        << ")";
+    return false;
+  }
+  // Name the first claim that fails, with a counterexample of its own.
+  const Claim *bad = &claims.front();
+  std::optional<z3::model> model = v.model;
+  for (const Claim &c : claims) {
+    Verdict one = prover.check(facts() && c.hyp && !c.claim, c.what,
+                               km.minimalOrder(at));
+    if (one.kind == Verdict::Sat) {
+      bad = &c;
+      model = one.model;
+      break;
+    }
+  }
+  InFlightDiagnostic diag = mlir::emitError(kop->getLoc())
+                            << "the value stored here differs from the "
+                               "contract: "
+                            << bad->what;
+  diag.attachNote(bad->kop->getLoc()) << "in the kernel, here";
+  diag.attachNote(bad->rop->getLoc()) << "in the reference, here";
+  report(diag, kop, rop, *model);
+  return false;
+}
+
+void ContractChecker::checkValues(tile::StoreOp k, tile::StoreOp r) {
+  Side ks{km, ki}, rs{rm, ri};
+  Block kb = storeBlock(ks, k), rb = storeBlock(rs, r);
+  z3::expr hyp = km.executes(k, ki) && rm.executes(r, ri) && nonEmpty(kb) &&
+                 sameElements(kb, rb);
+  reset();
+  Scope top{hyp, {}, 0};
+  std::string name = kernel.getOperandName(argNumber(k.getDest()));
+  if (!match(k.getValue(), r.getValue(), top)) {
+    // Different computations: an error only where the two stores meet.
+    std::pair<Operation *, Instance *> at[] = {{k, &ki}};
+    Verdict v = prover.check(facts() && hyp,
+                             "the store and the reference's store meet",
+                             km.minimalOrder(at));
+    if (v.kind == Verdict::Unsat)
+      return;
+    failed = true;
+    if (v.kind == Verdict::Unknown) {
+      mlir::emitError(k.getLoc())
+          << "could not prove that this store and the reference's store at "
+          << lineOf(r) << " write different blocks: Z3 answered unknown ("
+          << v.reason << ")";
+      return;
+    }
+    InFlightDiagnostic diag = mlir::emitError(k.getLoc())
+                              << "the value stored to " << name
+                              << " here is not the contract's: "
+                              << mismatchText;
+    if (mismatchK)
+      diag.attachNote(mismatchK->getLoc()) << "in the kernel, here";
+    if (mismatchR)
+      diag.attachNote(mismatchR->getLoc()) << "in the reference, here";
+    report(diag, k, r, *v.model);
+    return;
+  }
+  proveClaims(k, r,
+              "the value stored to " + name + " is the reference's (" +
+                  lineOf(r) + ")");
+}
+
+/// A combine-add store adds a fold `acc + x(v)` over the values v of its
+/// loop; the reference stores the fold over all v. The kernel's folds for
+/// one block, over all its programs and iterations, must cover the
+/// reference's range exactly once, and agree on x(v).
+void ContractChecker::checkCombined(tile::StoreOp k, tile::StoreOp r) {
+  std::string name = kernel.getOperandName(argNumber(k.getDest()));
+  auto fail = [&](const Twine &why) {
+    failed = true;
+    mlir::emitError(k.getLoc())
+        << "the contract checker cannot relate this combine-add store to the "
+           "reference's store at "
+        << lineOf(r) << ": " << why;
+  };
+  auto foldOf = [&](Value v) -> std::optional<Fold> {
+    v = skip(v);
+    auto loop = v.getDefiningOp<scf::ForOp>();
+    if (!loop)
+      return std::nullopt;
+    unsigned arg = llvm::cast<OpResult>(v).getResultNumber();
+    auto init = skip(loop.getInitArgs()[arg]).getDefiningOp<arith::ConstantOp>();
+    auto dense = init ? llvm::dyn_cast<DenseFPElementsAttr>(init.getValue())
+                      : DenseFPElementsAttr();
+    if (!dense || !dense.isSplat() || !dense.getSplatValue<APFloat>().isPosZero())
+      return std::nullopt;
+    auto step = getConstantIntValue(loop.getStep());
+    if (!step || *step != 1)
+      return std::nullopt;
+    Value acc = loop.getRegionIterArgs()[arg];
+    Value next = skip(loop.getBody()->getTerminator()->getOperand(arg));
+    if (auto dot = next.getDefiningOp<tile::DotOp>())
+      if (skip(dot.getAcc()) == acc)
+        return Fold{loop, arg, next};
+    if (auto add = next.getDefiningOp<arith::AddFOp>()) {
+      if (skip(add.getLhs()) == acc)
+        return Fold{loop, arg, add.getRhs()};
+      if (skip(add.getRhs()) == acc)
+        return Fold{loop, arg, add.getLhs()};
+    }
+    return std::nullopt;
+  };
+  auto kf = foldOf(k.getValue()), rf = foldOf(r.getValue());
+  if (!kf || !rf)
+    return fail("both must store a loop's sum `acc + x` (a tile.dot into the "
+                "accumulator or an addf) from a zero tile, in steps of 1");
+
+  Side ks{km, ki}, rs{rm, ri};
+  Block kb = storeBlock(ks, k), rb = storeBlock(rs, r);
+  z3::expr meet = km.executes(k, ki) && rm.executes(r, ri) && nonEmpty(kb) &&
+                  sameElements(kb, rb);
+  auto inLoop = [&](SymbolicModel &m, Instance &inst, scf::ForOp loop,
+                    const z3::expr &v) {
+    return v >= m.term(loop.getLowerBound(), inst) &&
+           v < m.term(loop.getUpperBound(), inst);
+  };
+  z3::expr kv = km.inductionVar(kf->loop, ki), rv = rm.inductionVar(rf->loop, ri);
+
+  // The increments agree at equal loop values.
+  reset();
+  auto pair = std::make_unique<FoldPair>(FoldPair{
+      kf->loop, rf->loop,
+      meet && inLoop(km, ki, kf->loop, kv) && inLoop(rm, ri, rf->loop, rv) &&
+          kv == rv,
+      {}, {}, nextScope++, true});
+  Scope body{pair->bodyHyp, {pair.get()}, pair->id};
+  bool same;
+  if (auto kd = kf->increment.getDefiningOp<tile::DotOp>()) {
+    auto rd = rf->increment.getDefiningOp<tile::DotOp>();
+    same = rd ? match(kd.getLhs(), rd.getLhs(), body) &&
+                    match(kd.getRhs(), rd.getRhs(), body) &&
+                    sameAttributes(kd, rd)
+              : mismatch(kf->increment, rf->increment,
+                         "the kernel adds a tile.dot where the reference "
+                         "adds " + describeOp(rf->increment));
+  } else {
+    same = !rf->increment.getDefiningOp<tile::DotOp>()
+               ? match(kf->increment, rf->increment, body)
+               : mismatch(kf->increment, rf->increment,
+                          "the reference adds a tile.dot");
+  }
+  foldPairs[{kf->loop, rf->loop, pair->id}] = std::move(pair);
+  if (!same) {
+    failed = true;
+    InFlightDiagnostic diag = mlir::emitError(k.getLoc())
+                              << "the value added to " << name
+                              << " here is not the contract's: " << mismatchText;
+    if (mismatchK)
+      diag.attachNote(mismatchK->getLoc()) << "in the kernel, here";
+    if (mismatchR)
+      diag.attachNote(mismatchR->getLoc()) << "in the reference, here";
+    return;
+  }
+  if (!proveClaims(k, r, "the terms added to " + name + " are the reference's"))
+    return;
+
+  // Each kernel fold stays inside the reference's range.
+  refute(meet && inLoop(km, ki, kf->loop, kv) && !inLoop(rm, ri, rf->loop, kv),
+         kf->loop, rf->loop,
+         "the loop's values lie in the reference loop's range",
+         "the kernel adds a term of " + name +
+             " outside the reference loop's range");
+  // Every value of the reference's range is added by some kernel instance.
+  if (!coveredBySplits(k, r, *kf, rf->loop, rb, meet)) {
+    Instance inst{"@c" + std::to_string(nextScope++), {}, ""};
+    Side cs{km, inst};
+    z3::expr range = ctx.bool_val(true);
+    std::vector<z3::expr> vars = instanceVars(cs, kernel, k, range);
+    vars.push_back(km.inductionVar(kf->loop, inst));
+    z3::expr covered =
+        range && km.executes(k, inst) &&
+        sameElements(storeBlock(cs, k), rb) &&
+        inLoop(km, inst, kf->loop, km.inductionVar(kf->loop, inst)) &&
+        km.inductionVar(kf->loop, inst) == rv;
+    refute(rm.executes(r, ri) && nonEmpty(rb) &&
+               inLoop(rm, ri, rf->loop, rv) && km.forAll(vars, !covered),
+           k, r, "every term of the reference's sum is added to " + name,
+           "a term of the reference's sum is never added to " + name);
+  }
+  // ... and by one instance only.
+  {
+    Instance other{"@o", {}, "'"};
+    Side os{km, other};
+    z3::expr distinct = ctx.bool_val(false);
+    z3::expr range = ctx.bool_val(true), rangeOther = ctx.bool_val(true);
+    std::vector<z3::expr> a = instanceVars(ks, kernel, k, range);
+    std::vector<z3::expr> b = instanceVars(os, kernel, k, rangeOther);
+    for (auto [x, y] : llvm::zip(a, b))
+      distinct = distinct || x != y;
+    z3::expr ov = km.inductionVar(kf->loop, other);
+    refute(meet && rangeOther && km.executes(k, other) &&
+               sameElements(storeBlock(os, k), rb) && distinct &&
+               inLoop(km, ki, kf->loop, kv) &&
+               inLoop(km, other, kf->loop, ov) && kv == ov,
+           k, r, "no term of " + name + " is added twice",
+           "two programs or iterations add the same term of the reference's "
+           "sum to " + name);
+  }
+}
+
+/// Coverage without an existential: when the kernel's combine-add store
+/// runs outside loops and grid dimension d splits the reference's range
+/// into the loop ranges R(p) = [lb(p), ub(p)) of programs p = 0 .. E-1
+/// (the other program ids fixed), R(0) starts at or before the reference's
+/// start, R(E-1) ends at or after its end, and no gap lies between R(p) and
+/// R(p+1) (ub(p) >= lb(p+1)), then the union covers the reference's range,
+/// by induction over p. Tries each grid dimension; false if none proves.
+bool ContractChecker::coveredBySplits(tile::StoreOp k, tile::StoreOp r,
+                                      Fold kf, scf::ForOp rLoop,
+                                      const Block &rb, const z3::expr &meet) {
+  if (!km.loops(k).empty() || !km.loops(kf.loop).empty())
+    return false;
+  int64_t grid = kernel.getGridAttr().getInt();
+  Side ks{km, ki};
+  for (int64_t d = 0; d < grid; ++d) {
+    z3::expr p = ctx.int_const(("split#" + std::to_string(nextScope++)).c_str());
+    z3::expr extent = gridExtent(ks, d);
+    // The program of the same block with pid d = at.
+    auto program = [&](const z3::expr &at) {
+      auto inst = std::make_unique<Instance>(Instance{
+          "@s" + std::to_string(nextScope), {},
+          "'s" + std::to_string(nextScope)});
+      ++nextScope;
+      z3::expr same = ctx.bool_val(true);
+      for (int64_t e = 0; e < grid; ++e)
+        same = same && (e == d ? km.programId(e, *inst) == at
+                               : km.programId(e, *inst) ==
+                                     km.programId(e, ki));
+      Instance *raw = inst.get();
+      writerInstances.push_back(std::move(inst));
+      return std::make_pair(raw, same);
+    };
+    auto [first, firstIs] = program(ctx.int_val(0));
+    auto [last, lastIs] = program(extent - 1);
+    auto [at, atIs] = program(p);
+    auto [next, nextIs] = program(p + 1);
+    auto lb = [&](Instance *i) { return km.term(kf.loop.getLowerBound(), *i); };
+    auto ub = [&](Instance *i) { return km.term(kf.loop.getUpperBound(), *i); };
+    z3::expr each = km.executes(k, *at) &&
+                    sameElements(storeBlock({km, *at}, k), rb);
+    z3::expr gapless =
+        z3::implies(p + 1 < extent, ub(at) >= lb(next));
+    z3::expr ends = lb(first) <= rm.term(rLoop.getLowerBound(), ri) &&
+                    ub(last) >= rm.term(rLoop.getUpperBound(), ri);
+    z3::expr broken = meet && firstIs && lastIs && atIs && nextIs && p >= 0 &&
+                      p < extent && !(each && gapless && ends);
+    std::pair<Operation *, Instance *> where[] = {{k, &ki}};
+    Verdict v = prover.check(
+        facts() && broken,
+        "grid dimension " + std::to_string(d) +
+            " splits the reference's sum into gapless ranges",
+        km.minimalOrder(where));
+    if (v.kind == Verdict::Unsat) {
+      prover.recordProof(k, "every term of the reference's sum is added, "
+                            "split over grid dimension " +
+                                std::to_string(d));
+      ++proved;
+      return true;
+    }
+  }
+  return false;
+}
+
+CheckerResult ContractChecker::run() {
+  SmallVector<tile::StoreOp> kStores, rStores;
+  kernel.walk([&](tile::StoreOp s) { kStores.push_back(s); });
+  ref.walk([&](tile::StoreOp s) { rStores.push_back(s); });
+
+  // Outputs are written, never read back: then the data a store writes is
+  // what its value's terms say, whatever order programs run in.
+  auto checkNoReadBack = [&](tile::KernelOp k) {
+    llvm::DenseSet<unsigned> written;
+    k.walk([&](tile::StoreOp s) { written.insert(argNumber(s.getDest())); });
+    k.walk([&](Operation *op) {
+      Value src;
+      if (auto l = llvm::dyn_cast<tile::LoadOp>(op))
+        src = l.getSource();
+      else if (auto c = llvm::dyn_cast<tile::CopyOp>(op))
+        src = c.isGlobalToShared() ? c.getSource() : Value();
+      if (auto c = llvm::dyn_cast<tile::CopyOp>(op); c && !c.isGlobalToShared()) {
+        failed = true;
+        op->emitError() << "the contract checker does not follow TMA stores "
+                           "(tile.copy to global memory) yet";
+        return;
+      }
+      if (src && llvm::isa<BlockArgument>(src) &&
+          written.contains(argNumber(src))) {
+        failed = true;
+        op->emitError() << "reads " << k.getOperandName(argNumber(src))
+                        << ", which the kernel also stores to: a kernel "
+                           "with a contract never reads its outputs back";
+      }
+    });
+  };
+  checkNoReadBack(kernel);
+  checkNoReadBack(ref);
+  for (tile::StoreOp r : rStores)
+    if (r.getCombine()) {
+      failed = true;
+      r.emitError() << "a reference kernel states its outputs with plain "
+                       "stores, not 'combine'";
+    }
+  if (failed)
+    return {false, "contract refused"};
+
+  checkCoverage(kStores, rStores);
+  for (tile::StoreOp k : kStores)
+    for (tile::StoreOp r : rStores) {
+      if (argNumber(k.getDest()) != argNumber(r.getDest()) ||
+          k.getValue().getType() != r.getValue().getType())
+        continue;
+      if (k.getCombine())
+        checkCombined(k, r);
+      else
+        checkValues(k, r);
+    }
+  return {!failed, std::to_string(proved) + " contract obligations against @" +
+                       ref.getSymName().str()};
+}
+
+CheckerResult verify::checkContract(tile::KernelOp kernel, z3::context &ctx,
+                                    Prover &prover) {
+  auto name = kernel->getAttrOfType<FlatSymbolRefAttr>(
+      tag::TagDialect::kContractAttrName);
+  if (!name)
+    return {true, "no contract"};
+  auto ref = SymbolTable::lookupNearestSymbolFrom<tile::KernelOp>(
+      kernel->getParentOp(), name.getAttr());
+  if (!ref) {
+    kernel.emitError() << "the contract names " << name
+                       << ", which is not a tile.kernel of this module";
+    return {false, "no reference"};
+  }
+  ContractChecker checker(kernel, ref, ctx, prover);
+  return checker.run();
+}
