@@ -668,7 +668,7 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
                               tile::TileDialect::kNondecreasingAttrName)) {
           // A sorted sequence: instantiate monotonicity for every pair of
           // reads (quantifier-free, unlike the axiom it stands for).
-          auto &seen = sortedReads[name];
+          auto &seen = (*sortedReads)[name];
           for (auto &[index, other] : seen)
             addFact(z3::implies(index <= args[0], other <= value) &&
                             z3::implies(args[0] <= index, value <= other));

@@ -99,7 +99,9 @@ public:
   ContractChecker(tile::KernelOp kernel, tile::KernelOp ref, z3::context &ctx,
                   Prover &prover)
       : ctx(ctx), prover(prover), km(kernel, ctx), rm(ref, ctx, "ref."),
-        kernel(kernel), ref(ref) {}
+        kernel(kernel), ref(ref) {
+    rm.shareInputsWith(km);
+  }
 
   CheckerResult run();
 

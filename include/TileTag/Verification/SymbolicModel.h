@@ -161,6 +161,12 @@ public:
   /// An i1 term as 0 or 1; integer terms unchanged.
   z3::expr asInt(const z3::expr &e);
 
+  /// Makes this model's reads of sorted (tile.nondecreasing) operands
+  /// ordered against `other`'s too: the two kernels read the same memory.
+  void shareInputsWith(SymbolicModel &other) {
+    sortedReads = other.sortedReads;
+  }
+
   /// The operations that write slots of shared buffer `buffer`: tile.copy
   /// into it and tile.write, in program order.
   SmallVector<Operation *> bufferWriters(Value buffer);
@@ -204,7 +210,10 @@ private:
   std::vector<z3::expr> facts;
   llvm::DenseSet<unsigned> factIds;
   /// Reads of each tile.nondecreasing operand: (index, value).
-  std::map<std::string, std::vector<std::pair<z3::expr, z3::expr>>> sortedReads;
+  using SortedReads =
+      std::map<std::string, std::vector<std::pair<z3::expr, z3::expr>>>;
+  SortedReads ownSortedReads;
+  SortedReads *sortedReads = &ownSortedReads;
   unsigned freshCounter = 0;
   /// The instance whose terms record obligations (definedness()).
   Instance *recording = nullptr;
