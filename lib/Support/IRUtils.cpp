@@ -31,21 +31,34 @@ void mlir::tiletag::eraseWithDeadOperands(RewriterBase &rewriter,
   };
   for (Operation *op : doomed)
     addCandidates(op);
+  // Every op that goes away, nested ones included: a candidate or a doomed
+  // op inside an erased region must not be touched again (it is freed).
+  llvm::DenseSet<Operation *> erased;
+  auto markErased = [&](Operation *op) {
+    op->walk([&](Operation *nested) { erased.insert(nested); });
+  };
+  SmallVector<Operation *> outermost;
+  for (Operation *op : doomed) {
+    bool nested = false;
+    for (Operation *p = op->getParentOp(); p && !nested; p = p->getParentOp())
+      nested = doomed.contains(p);
+    if (!nested)
+      outermost.push_back(op);
+  }
   // Cut the uses among the doomed ops, then erase them in any order.
   for (Operation *op : doomed)
     op->dropAllReferences();
-  for (Operation *op : doomed)
+  for (Operation *op : outermost) {
+    markErased(op);
     rewriter.eraseOp(op);
+  }
 
-  // `erased` is checked before an op is touched, since the worklist may hold
-  // an op more than once.
-  llvm::DenseSet<Operation *> erased;
   while (!candidates.empty()) {
     Operation *op = candidates.pop_back_val();
     if (erased.contains(op) || !isOpTriviallyDead(op))
       continue;
     addCandidates(op);
-    erased.insert(op);
+    markErased(op);
     rewriter.eraseOp(op);
   }
 }

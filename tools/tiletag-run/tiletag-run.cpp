@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileTag/Dialect/Tag/IR/TagDialect.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 #include "TileTag/Execution/CudaRunner.h"
 #include "TileTag/Execution/Interpreter.h"
@@ -48,7 +49,8 @@ static cl::opt<std::string>
     kernelName("kernel",
                cl::desc("Run only this kernel (and the kernels its tile.launch "
                         "names in 'then'); default: every kernel with a "
-                        "tile.launch that no other kernel runs after itself"),
+                        "tile.launch that no other kernel runs after itself "
+                        "and that is no other kernel's contract (tag.contract)"),
                cl::value_desc("name"), cl::cat(category));
 static cl::list<std::string>
     sizes("size",
@@ -187,11 +189,17 @@ std::vector<SmallVector<tile::KernelOp>> planJobs(ModuleOp module) {
     jobs.push_back(chain(k));
     return jobs;
   }
+  // Kernels run after others, and reference kernels (the contracts of
+  // others: specifications), do not start jobs of their own.
   llvm::StringSet<> followers;
-  for (tile::KernelOp k : all)
+  for (tile::KernelOp k : all) {
     if (tile::LaunchAttr launch = launchOf(k))
       for (FlatSymbolRefAttr next : launch.getThen())
         followers.insert(next.getValue());
+    if (auto ref = k->getAttrOfType<FlatSymbolRefAttr>(
+            tag::TagDialect::kContractAttrName))
+      followers.insert(ref.getValue());
+  }
   for (tile::KernelOp k : all)
     if (launchOf(k) && !followers.contains(k.getSymName()))
       jobs.push_back(chain(k));

@@ -100,7 +100,7 @@ tile.kernel @label_empty_name(%A: memref<?xf32>) grid(1) {
 
 tile.kernel @unknown_attr(%A: memref<?xf32>) grid(1) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{unknown tag dialect attribute 'tag.lables'; the tag dialect defines 'tag.labels' and 'tag.verified'}}
+  // expected-error @+1 {{unknown tag dialect attribute 'tag.lables'; the tag dialect defines 'tag.labels', 'tag.contract' and 'tag.verified'}}
   %t = tile.load %A[%c0] {tag.lables = []} : memref<?xf32> -> tensor<4xf32>
   tile.return
 }

@@ -8,6 +8,7 @@
 #include "TileTag/Dialect/Tag/Transforms/Passes.h"
 #include "TileTag/Support/IRUtils.h"
 
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -66,6 +67,18 @@ struct StripTagsPass : public tag::impl::StripTagsPassBase<StripTagsPass> {
 
     IRRewriter rewriter(root->getContext());
     SmallVector<Operation *> doomed(ghost.begin(), ghost.end());
+    // Contracts are specification too: the reference kernels they name go
+    // with them.
+    root->walk([&](Operation *op) {
+      auto ref = op->getAttrOfType<FlatSymbolRefAttr>(
+          TagDialect::kContractAttrName);
+      if (!ref)
+        return;
+      if (Operation *reference =
+              SymbolTable::lookupNearestSymbolFrom(op, ref.getAttr());
+          reference && !llvm::is_contained(doomed, reference))
+        doomed.push_back(reference);
+    });
     root->walk([&](Operation *op) {
       op->removeDiscardableAttr(TagDialect::kLabelsAttrName);
       op->removeDiscardableAttr(TagDialect::kContractAttrName);

@@ -14,7 +14,8 @@ def StripTagsPass : Pass<"tiletag-strip-tags"> {
   let description = [{
     Tags are ghost state. This pass replaces every `tag.attach` by the value
     it tags, erases `tag.field` and every assertion, removes `tag.labels`
-    attributes, and erases the index arithmetic that only fed them. It fails
+    attributes and kernel contracts (`tag.contract`, with the reference
+    kernels they name), and erases the index arithmetic that only fed them. It fails
     with an error if a tag field reaches the computation itself (a value
     stored, returned, or used by an operation with effects), since erasing
     it would change what the kernel computes.
