@@ -80,10 +80,29 @@ def visible(values, lines, at):
     return names
 
 
+def reference_lines(lines):
+    """Line numbers of the reference kernels that contracts name
+    (`tag.contract = @ref`): specification, never mutated."""
+    names = set(re.findall(r"tag\.contract = @(\w+)", "\n".join(lines)))
+    out = set()
+    inside = False
+    for i, line in enumerate(lines):
+        m = re.match(r"tile\.kernel @(\w+)\(", line)
+        if m:
+            inside = m.group(1) in names
+        if inside:
+            out.add(i)
+        if line.startswith("}"):
+            inside = False
+    return out
+
+
 def mutants(text):
     """Yield (description, mutated text)."""
     lines = text.split("\n")
-    values = index_values(lines)
+    spec = reference_lines(lines)
+    lines_for_values = [("// spec" if i in spec else l) for i, l in enumerate(lines)]
+    values = index_values(lines_for_values)
     swaps = [("arith.addi", "arith.subi"), ("arith.subi", "arith.addi"),
              ("arith.addf", "arith.subf"), ("arith.subf", "arith.addf"),
              ("arith.maxnumf", "arith.minnumf"), ("arith.maximumf", "arith.minimumf"),
@@ -102,9 +121,24 @@ def mutants(text):
         return None
 
     for i, line in enumerate(lines):
-        if is_spec(line):
+        if i in spec:
             continue
         found = []
+        # Grid extents of the launch: a grid that misses blocks.
+        m = re.search(r"grid = \[([^\]]*)\]", line)
+        if m:
+            for cm in re.finditer(r"\b\d+\b", m.group(1)):
+                v = int(cm.group(0))
+                start, end = m.start(1) + cm.start(), m.start(1) + cm.end()
+                for d in (1, -1):
+                    if v + d > 0:
+                        found.append(emit(i, line[:start] + str(v + d) + line[end:],
+                                          "grid constant %d -> %d" % (v, v + d)))
+        if is_spec(line):
+            for f in found:
+                if f:
+                    yield f
+            continue
         # Constants off by one (index and integer scalars).
         m = re.search(r"arith\.constant (-?\d+) : (index|i\d+)\b", line)
         if m:
