@@ -111,3 +111,34 @@ tile.kernel @unknown_attr(%A: memref<?xf32>) grid(1) {
 tile.kernel @verified_value() grid(1) attributes {tag.verified = 1} {
   tile.return
 }
+
+// -----
+
+// expected-error @+1 {{the contract names @missing, which is not a tile.kernel of this module}}
+tile.kernel @contract_missing(%A: memref<?xf32>) grid(1) attributes {tag.contract = @missing} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{a kernel cannot be its own contract}}
+tile.kernel @contract_self(%A: memref<?xf32>) grid(1) attributes {tag.contract = @contract_self} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{operand 0 of the reference kernel @ref is A : 'memref<?xf16>', but here it is A : 'memref<?xf32>' (a reference has the kernel's operands)}}
+tile.kernel @contract_operands(%A: memref<?xf32> {tile.name = "A"}) grid(1) attributes {tag.contract = @ref} {
+  tile.return
+}
+tile.kernel @ref(%A: memref<?xf16> {tile.name = "A"}) grid(1) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tag.contract' belongs on a tile.kernel and names its reference kernel (@name)}}
+tile.kernel @contract_string(%A: memref<?xf32>) grid(1) attributes {tag.contract = "ref"} {
+  tile.return
+}
