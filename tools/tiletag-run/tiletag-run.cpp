@@ -449,7 +449,7 @@ bool runJob(const Job &job, ArrayRef<tile::KernelOp> kernels,
       continue;
     }
     if (failed(runKernel(k, operands, grid,
-                         k == job.kernels.front()
+                         k == kernels.front()
                              ? only
                              : ArrayRef<std::optional<int64_t>>{})))
       return false;
