@@ -175,6 +175,13 @@ private:
                           llvm::join(idx, ", ") + "] of " +
                           describeMemory(acc.memory));
       }
+      // Synchronization ops: the mbarrier they arrive on or wait for.
+      for (const SmallVector<SyncPoint> *list : {&arrivals, &waits})
+        for (const SyncPoint &sp : *list)
+          if (sp.op == point)
+            touched.push_back(
+                "mbarrier [" + evalString(*m, model.term(sp.index, *inst)) +
+                "] of " + describeMemory(sp.barriers));
       memory.push_back(llvm::join(touched, ", "));
     }
     prover.setCounterexample(model.counterexample(*m, points, memory));
@@ -698,13 +705,16 @@ private:
                                                        {w.op, &iw}};
         prove(w.op, runs && consecutive && model.assumptions(),
               parity != pParity,
-              "this wait waits for the phase after the previous wait's "
-              "(parities alternate)",
+              "this wait on " + describeMemory(w.barriers) +
+                  " waits for the phase after the previous wait's "
+                  "(parities alternate)",
               points);
       }
       std::pair<Operation *, Instance *> first[] = {{w.op, &iw}};
       prove(w.op, runs && noPrevious && model.assumptions(), parity == 0,
-            "the first wait on an mbarrier waits for parity 0", first);
+            "the first wait on " + describeMemory(w.barriers) +
+                " waits for parity 0",
+            first);
       // At most one arrival between the previous wait (or the start) and
       // this one: otherwise the waiter can be a whole phase behind.
       for (size_t x = 0; x < arrivals.size(); ++x)
@@ -722,9 +732,10 @@ private:
           std::pair<Operation *, Instance *> points[] = {
               {a1.op, &i1}, {a2.op, &i2}, {w.op, &iw}};
           prove(w.op, runs && model.assumptions(), !two,
-                "one arrival completes each phase this wait waits for (two "
-                "arrivals "
-                "with no wait between let the waiter fall a phase behind)",
+                "one arrival on " + describeMemory(w.barriers) +
+                    " completes each phase this wait waits for (two "
+                    "arrivals with no wait between let the waiter fall a "
+                    "phase behind)",
                 points);
         }
     }
@@ -1141,7 +1152,8 @@ private:
         std::pair<Operation *, Instance *> points[] = {{w.op, &iw},
                                                        {a.op, &ia}};
         prove(a.op, after && model.assumptions(), !noEdge,
-              "this arrival comes after the wait at " + lineOf(w.op) +
+              "this arrival on " + describeMemory(w.barriers) +
+                  " comes after the wait at " + lineOf(w.op) +
                   " for the previous phase (otherwise the waiter is lapped and "
                   "its parity test passes a phase early)",
               points);

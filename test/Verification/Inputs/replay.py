@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Replays the first counterexample of a failed verification on the CPU.
 
-usage: replay.py TILETAG_OPT TILETAG_RUN FILE [EXTRA tiletag-run ARGS...]
-Runs `tiletag-opt --tiletag-verify-tags FILE`, takes the first
+usage: replay.py [--verify=PASS] TILETAG_OPT TILETAG_RUN FILE [EXTRA ARGS...]
+Runs `tiletag-opt --tiletag-verify-tags FILE` (or --PASS), takes the first
 "replay on the CPU: tiletag-run ..." note, runs it with the extra arguments,
 and prints both the note and tiletag-run's output. Exits with tiletag-run's
 status, or 3 if verification found nothing to replay."""
@@ -10,8 +10,12 @@ import shlex
 import subprocess
 import sys
 
-opt, run, path, extra = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-proc = subprocess.run([opt, "--tiletag-verify-tags", path, "-o", "/dev/null"],
+args = sys.argv[1:]
+verify = "tiletag-verify-tags"
+if args and args[0].startswith("--verify="):
+    verify = args.pop(0).split("=", 1)[1]
+opt, run, path, extra = args[0], args[1], args[2], args[3:]
+proc = subprocess.run([opt, "--" + verify, path, "-o", "/dev/null"],
                       capture_output=True, text=True)
 marker = "replay on the CPU: "
 lines = [l for l in proc.stderr.splitlines() if marker in l]
