@@ -18,7 +18,9 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cmath>
+#include <functional>
 
 namespace mlir::tiletag::verify {
 #define GEN_PASS_DEF_VERIFYTAGSPASS
@@ -37,6 +39,30 @@ bool KernelVerdict::proved() const {
   });
 }
 
+namespace {
+/// One checker's run: what it reported, buffered until every checker is
+/// done, so that verdicts and diagnostics come out in the same order
+/// whether the checkers ran one after another or at once.
+struct CheckerRun {
+  CheckerRun(std::string checker, std::string suffix,
+             std::function<std::string(z3::context &, Prover &)> body)
+      : checker(std::move(checker)), suffix(std::move(suffix)),
+        body(std::move(body)) {}
+  std::string checker, suffix;
+  std::function<std::string(z3::context &, Prover &)> body;
+  Prover *prover = nullptr;
+  std::vector<ObligationVerdict> log;
+  std::vector<Diagnostic> diagnostics;
+  std::string summary;
+  bool proved = true;
+  unsigned queries = 0;
+  uint64_t resources = 0, largestQuery = 0;
+  double milliseconds = 0;
+};
+/// The run of the checker under way, if any.
+CheckerRun *currentRun = nullptr;
+} // namespace
+
 KernelVerdict verify::checkKernel(tile::KernelOp kernel,
                                   const CheckOptions &options) {
   KernelVerdict verdict;
@@ -44,83 +70,116 @@ KernelVerdict verify::checkKernel(tile::KernelOp kernel,
   std::string dir =
       options.dumpSmtDir.empty() ? defaultDumpDir() : options.dumpSmtDir;
 
-  // Every error a checker reports is a failed (or undecided) obligation;
-  // the structured counterexample comes from the prover. The diagnostic
-  // still reaches the caller's handlers.
-  Prover *current = nullptr;
-  ScopedDiagnosticHandler capture(
-      kernel.getContext(), [&](Diagnostic &diag) -> LogicalResult {
-        if (diag.getSeverity() != DiagnosticSeverity::Error || !current)
-          return failure();
+  // Integer operations are defined and followed exactly (what the other
+  // checkers' terms rely on); then tag assertions, the contract and the
+  // schedule. Each checker has its own Z3 context, prover and model.
+  std::vector<CheckerRun> runs;
+  runs.emplace_back("definedness", "-defined",
+                  [&](z3::context &ctx, Prover &prover) {
+                    SymbolicModel model(kernel, ctx);
+                    Instance inst{"", {}, ""};
+                    FailureOr<unsigned> n =
+                        proveDefinedness(model, prover, inst);
+                    return std::to_string(succeeded(n) ? *n : 0) +
+                           " definedness obligations";
+                  });
+  if (options.tags) {
+    runs.emplace_back("tags", "", [&](z3::context &ctx, Prover &prover) {
+                      return checkTags(kernel, ctx, prover).summary;
+                    });
+    // The contract is part of the tag-level proof: what the kernel computes.
+    runs.emplace_back("contract", "-contract",
+                    [&](z3::context &ctx, Prover &prover) {
+                      return checkContract(kernel, ctx, prover).summary;
+                    });
+  }
+  if (options.schedule)
+    runs.emplace_back("schedule", "-schedule",
+                    [&](z3::context &ctx, Prover &prover) {
+                      return checkSchedule(kernel, ctx, prover).summary;
+                    });
+
+  auto execute = [&](CheckerRun &run) {
+    currentRun = &run;
+    z3::context ctx;
+    Prover prover(ctx, options.resourceLimit, dir,
+                  (kernel.getSymName() + run.suffix).str());
+    prover.setLog(&run.log, run.checker);
+    run.prover = &prover;
+    run.summary = run.body(ctx, prover);
+    run.prover = nullptr;
+    run.queries = prover.numQueries();
+    run.resources = prover.resourcesSpent();
+    run.largestQuery = prover.largestQuery();
+    run.milliseconds = prover.milliseconds();
+    currentRun = nullptr;
+  };
+
+  MLIRContext *context = kernel.getContext();
+  auto start = std::chrono::steady_clock::now();
+  {
+    // Every error a checker reports is a failed (or undecided) obligation,
+    // with the structured counterexample its prover recorded.
+    ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
+      CheckerRun *run = currentRun;
+      if (!run)
+        return failure();
+      if (diag.getSeverity() == DiagnosticSeverity::Error && run->prover) {
         ObligationVerdict v;
-        v.checker = current->currentChecker().str();
+        v.checker = run->checker;
         v.what = diag.str();
         v.location = locationString(diag.getLocation());
         v.status = StringRef(v.what).contains("could not")
                        ? ObligationVerdict::Unknown
                        : ObligationVerdict::Failed;
-        v.counterexample = current->takeCounterexample();
+        v.counterexample = run->prover->takeCounterexample();
         for (Diagnostic &note : diag.getNotes())
           v.notes.push_back(note.str());
-        verdict.obligations.push_back(std::move(v));
-        return failure();
-      });
+        run->log.push_back(std::move(v));
+      }
+      run->diagnostics.push_back(std::move(diag));
+      return success();
+    });
+    // One after another: Z3 in a second thread did not honour the resource
+    // limit (a query ran unbounded and its verdict changed), and a verdict
+    // must not depend on how the checkers were scheduled.
+    for (CheckerRun &run : runs)
+      execute(run);
+  }
 
-  // Each checker runs with its own context, prover and model.
-  auto run = [&](StringRef checker, StringRef suffix, auto &&body) {
-    z3::context ctx;
-    Prover prover(ctx, options.resourceLimit, dir,
-                  (kernel.getSymName() + suffix).str());
-    prover.setLog(&verdict.obligations, checker);
-    current = &prover;
-    size_t before = verdict.obligations.size();
-    std::string summary = body(ctx, prover);
-    current = nullptr;
-    verdict.queries += prover.numQueries();
-    verdict.resources += prover.resourcesSpent();
-    verdict.largestQuery = std::max(verdict.largestQuery, prover.largestQuery());
-    verdict.milliseconds += prover.milliseconds();
-    bool proved = std::all_of(
-        verdict.obligations.begin() + before, verdict.obligations.end(),
-        [](const ObligationVerdict &o) {
-          return o.status == ObligationVerdict::Proved;
-        });
-    return std::make_pair(proved, summary);
+  for (CheckerRun &run : runs) {
+    run.proved = llvm::all_of(run.log, [](const ObligationVerdict &o) {
+      return o.status == ObligationVerdict::Proved;
+    });
+    for (ObligationVerdict &o : run.log)
+      verdict.obligations.push_back(std::move(o));
+    for (Diagnostic &diag : run.diagnostics)
+      context->getDiagEngine().emit(std::move(diag));
+    verdict.queries += run.queries;
+    verdict.resources += run.resources;
+    verdict.largestQuery = std::max(verdict.largestQuery, run.largestQuery);
+  }
+  // Wall-clock time: the checkers may have run at once.
+  verdict.milliseconds = std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
+  auto find = [&](StringRef checker) -> CheckerRun * {
+    for (CheckerRun &run : runs)
+      if (run.checker == checker)
+        return &run;
+    return nullptr;
   };
-
-  // Integer operations are defined and followed exactly: what both
-  // checkers' terms rely on.
-  auto [defined, definedSummary] =
-      run("definedness", "-defined", [&](z3::context &ctx, Prover &prover) {
-        SymbolicModel model(kernel, ctx);
-        Instance inst{"", {}, ""};
-        FailureOr<unsigned> n = proveDefinedness(model, prover, inst);
-        return std::to_string(succeeded(n) ? *n : 0) +
-               " definedness obligations";
-      });
-  verdict.definednessSummary = definedSummary;
+  bool defined = find("definedness")->proved;
+  verdict.definednessSummary = find("definedness")->summary;
   if (options.tags) {
-    auto [proved, summary] =
-        run("tags", "", [&](z3::context &ctx, Prover &prover) {
-          CheckerResult r = checkTags(kernel, ctx, prover);
-          return r.summary;
-        });
-    // The contract is part of the tag-level proof: what the kernel computes.
-    auto [met, contract] =
-        run("contract", "-contract", [&](z3::context &ctx, Prover &prover) {
-          return checkContract(kernel, ctx, prover).summary;
-        });
-    verdict.tagsProved = defined && proved && met;
-    verdict.tagsSummary = summary + "; " + contract;
+    verdict.tagsProved =
+        defined && find("tags")->proved && find("contract")->proved;
+    verdict.tagsSummary =
+        find("tags")->summary + "; " + find("contract")->summary;
   }
   if (options.schedule) {
-    auto [proved, summary] =
-        run("schedule", "-schedule", [&](z3::context &ctx, Prover &prover) {
-          CheckerResult r = checkSchedule(kernel, ctx, prover);
-          return r.summary;
-        });
-    verdict.scheduleProved = defined && proved;
-    verdict.scheduleSummary = summary;
+    verdict.scheduleProved = defined && find("schedule")->proved;
+    verdict.scheduleSummary = find("schedule")->summary;
   }
   return verdict;
 }
