@@ -8,6 +8,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/xxhash.h"
 
@@ -17,19 +18,36 @@ using namespace mlir;
 static constexpr StringLiteral kStamps[] = {"tag.verified",
                                             "schedule.verified"};
 
-std::string tiletag::proofHash(Operation *kernel) {
+/// The generic printed form of `op` without its stamps.
+static void printUnstamped(Operation *op, raw_ostream &os) {
   // Set the stamps aside while printing: the hash covers everything else.
   SmallVector<std::pair<StringRef, Attribute>> saved;
   for (StringRef name : kStamps)
-    if (Attribute a = kernel->getAttr(name)) {
+    if (Attribute a = op->getAttr(name)) {
       saved.push_back({name, a});
-      kernel->removeAttr(name);
+      op->removeAttr(name);
     }
+  op->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
+  for (auto [name, a] : saved)
+    op->setAttr(name, a);
+}
+
+std::string tiletag::proofHash(Operation *kernel) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  kernel->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
-  for (auto [name, a] : saved)
-    kernel->setAttr(name, a);
+  printUnstamped(kernel, os);
+  // A contract proof holds for the reference it was proved against: a
+  // changed (or missing) reference makes the stamp stale.
+  if (auto ref = kernel->getAttrOfType<FlatSymbolRefAttr>("tag.contract")) {
+    Operation *reference =
+        kernel->getParentOp()
+            ? SymbolTable::lookupNearestSymbolFrom(kernel->getParentOp(),
+                                                   ref.getAttr())
+            : nullptr;
+    os << "\ncontract:";
+    if (reference)
+      printUnstamped(reference, os);
+  }
   std::string hex;
   llvm::raw_string_ostream(hex)
       << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);

@@ -20,7 +20,8 @@
 namespace mlir::tiletag {
 
 /// The structural hash of `kernel` without its proof stamps: its generic
-/// printed form (no locations, no SSA names), hashed.
+/// printed form (no locations, no SSA names), hashed; with a contract
+/// (tag.contract), that of the reference kernel too.
 std::string proofHash(Operation *kernel);
 
 /// Stamps `kernel` with `attrName` = its current proofHash.

@@ -62,7 +62,7 @@ struct Counterexample {
 /// The verdict on one obligation.
 struct ObligationVerdict {
   enum Status { Proved, Failed, Unknown };
-  std::string checker; // "definedness", "tags" or "schedule"
+  std::string checker; // "definedness", "tags", "contract" or "schedule"
   std::string what;    // the obligation, or the error for a failure
   std::string location;
   Status status = Proved;

@@ -36,6 +36,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -1954,8 +1955,18 @@ struct ConvertTileToNVGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
-    if (kernels.empty())
+    // Reference kernels are specifications (the contracts of others): they
+    // are proved against, never run on the GPU.
+    llvm::StringSet<> references;
+    for (tile::KernelOp k : module.getOps<tile::KernelOp>())
+      if (auto ref = k->getAttrOfType<FlatSymbolRefAttr>(
+              tag::TagDialect::kContractAttrName))
+        references.insert(ref.getValue());
+    SmallVector<tile::KernelOp> kernels, referenceKernels;
+    for (tile::KernelOp k : module.getOps<tile::KernelOp>())
+      (references.contains(k.getSymName()) ? referenceKernels : kernels)
+          .push_back(k);
+    if (kernels.empty() && referenceKernels.empty())
       return;
     if (chip != "sm_90a") {
       module.emitError() << "the Hopper lowering targets sm_90a (wgmma, TMA "
@@ -1967,7 +1978,9 @@ struct ConvertTileToNVGPUPass
     // Only proved kernels are lowered.
     bool ok = true;
     for (tile::KernelOp kernel : kernels) {
-      bool hasTags = false, hasSchedule = false;
+      // A contract is a tag-level claim: it needs the tag proof too.
+      bool hasTags = kernel->hasAttr(tag::TagDialect::kContractAttrName),
+           hasSchedule = false;
       kernel.walk([&](Operation *op) {
         hasTags |=
             isa<tag::TagDialect>(op->getDialect()) || op->hasAttr("tag.labels");
@@ -2000,6 +2013,9 @@ struct ConvertTileToNVGPUPass
     }
     if (!ok)
       return signalPassFailure();
+    // The stamps cover the references (ProofStamp.h); checked, they go.
+    for (tile::KernelOp k : referenceKernels)
+      k.erase();
 
     OpBuilder b(module.getContext());
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
