@@ -40,9 +40,7 @@ bool KernelVerdict::proved() const {
 }
 
 namespace {
-/// One checker's run: what it reported, buffered until every checker is
-/// done, so that verdicts and diagnostics come out in the same order
-/// whether the checkers ran one after another or at once.
+/// One checker's run: its verdicts and statistics.
 struct CheckerRun {
   CheckerRun(std::string checker, std::string suffix,
              std::function<std::string(z3::context &, Prover &)> body)
@@ -52,12 +50,10 @@ struct CheckerRun {
   std::function<std::string(z3::context &, Prover &)> body;
   Prover *prover = nullptr;
   std::vector<ObligationVerdict> log;
-  std::vector<Diagnostic> diagnostics;
   std::string summary;
   bool proved = true;
   unsigned queries = 0;
   uint64_t resources = 0, largestQuery = 0;
-  double milliseconds = 0;
 };
 /// The run of the checker under way, if any.
 CheckerRun *currentRun = nullptr;
@@ -111,7 +107,6 @@ KernelVerdict verify::checkKernel(tile::KernelOp kernel,
     run.queries = prover.numQueries();
     run.resources = prover.resourcesSpent();
     run.largestQuery = prover.largestQuery();
-    run.milliseconds = prover.milliseconds();
     currentRun = nullptr;
   };
 
@@ -119,7 +114,8 @@ KernelVerdict verify::checkKernel(tile::KernelOp kernel,
   auto start = std::chrono::steady_clock::now();
   {
     // Every error a checker reports is a failed (or undecided) obligation,
-    // with the structured counterexample its prover recorded.
+    // with the structured counterexample its prover recorded; the
+    // diagnostic still reaches the caller's handlers.
     ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
       CheckerRun *run = currentRun;
       if (!run)
@@ -137,12 +133,10 @@ KernelVerdict verify::checkKernel(tile::KernelOp kernel,
           v.notes.push_back(note.str());
         run->log.push_back(std::move(v));
       }
-      run->diagnostics.push_back(std::move(diag));
-      return success();
+      return failure();
     });
-    // One after another: Z3 in a second thread did not honour the resource
-    // limit (a query ran unbounded and its verdict changed), and a verdict
-    // must not depend on how the checkers were scheduled.
+    // One after another: in a second thread, Z3 did not honour the resource
+    // limit (a query ran unbounded and its verdict changed).
     for (CheckerRun &run : runs)
       execute(run);
   }
@@ -153,13 +147,11 @@ KernelVerdict verify::checkKernel(tile::KernelOp kernel,
     });
     for (ObligationVerdict &o : run.log)
       verdict.obligations.push_back(std::move(o));
-    for (Diagnostic &diag : run.diagnostics)
-      context->getDiagEngine().emit(std::move(diag));
     verdict.queries += run.queries;
     verdict.resources += run.resources;
     verdict.largestQuery = std::max(verdict.largestQuery, run.largestQuery);
   }
-  // Wall-clock time: the checkers may have run at once.
+  // Wall-clock time of the whole check, model building included.
   verdict.milliseconds = std::chrono::duration<double, std::milli>(
                              std::chrono::steady_clock::now() - start)
                              .count();

@@ -25,7 +25,7 @@ SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx,
   // An execution runs some program: the grid is not empty, and no larger
   // than a GPU launches (2^31 - 1 programs per dimension).
   for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d) {
-    z3::expr n = symbol(this->scope + "nprog" + std::to_string(d), Symbol::GridExtent);
+    z3::expr n = gridExtent(d);
     addFact(n >= 1 && n < pow2(31));
   }
   // The launch contract: operand shapes and grid extents are functions of the
@@ -44,8 +44,7 @@ SymbolicModel::SymbolicModel(tile::KernelOp kernel, z3::context &ctx,
       addFact(symbol(name.getValue().str() + ".dim" + std::to_string(d),
                              Symbol::Dimension) == affine(e, {}, sizes));
   for (auto [d, e] : llvm::enumerate(launch.getGrid()))
-    addFact(symbol(this->scope + "nprog" + std::to_string(d), Symbol::GridExtent) ==
-                    affine(e, {}, sizes));
+    addFact(gridExtent(d) == affine(e, {}, sizes));
 }
 
 static std::string lineNumberOf(Location loc) {
@@ -105,10 +104,14 @@ z3::expr SymbolicModel::fresh(StringRef prefix) {
       (scope + prefix + "#" + std::to_string(freshCounter++)).str().c_str());
 }
 
+z3::expr SymbolicModel::gridExtent(int64_t dim) {
+  return symbol(scope + "nprog" + std::to_string(dim), Symbol::GridExtent);
+}
+
 z3::expr SymbolicModel::programId(int64_t dim, Instance &inst) {
   std::string d = std::to_string(dim);
   z3::expr pid = symbol(scope + "pid" + d + inst.program, Symbol::ProgramId),
-           n = symbol(this->scope + "nprog" + d, Symbol::GridExtent);
+           n = gridExtent(dim);
   addFact(pid >= 0 && pid < n);
   return pid;
 }
@@ -622,8 +625,7 @@ z3::expr SymbolicModel::compute(Value value, Instance &inst) {
         return programId(p.getDimAttr().getInt(), inst);
       })
       .Case<tile::NumProgramsOp>([&](tile::NumProgramsOp p) {
-        z3::expr n = symbol(this->scope + "nprog" + std::to_string(p.getDimAttr().getInt()),
-                            Symbol::GridExtent);
+        z3::expr n = gridExtent(p.getDimAttr().getInt());
         addFact(n >= 1);
         return n;
       })

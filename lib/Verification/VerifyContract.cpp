@@ -151,17 +151,6 @@ private:
     return llvm::cast<BlockArgument>(memref).getArgNumber();
   }
 
-  z3::expr gridExtent(Side s, int64_t d) {
-    // programId() constrains pid < nprog as a fact; inside a quantifier the
-    // range must be stated again, from the extent symbol.
-    std::string name = (&s.model == &km ? "" : "ref.") + std::string("nprog") +
-                       std::to_string(d);
-    for (const Symbol &sym : s.model.symbols())
-      if (sym.name == name)
-        return sym.expr;
-    return ctx.int_const(name.c_str());
-  }
-
   //===--------------------------------------------------------------------===//
   // Reports
   //===--------------------------------------------------------------------===//
@@ -186,27 +175,39 @@ private:
     diag.attachNote() << "replay on the CPU: " << km.replayCommand(m);
   }
 
-  /// Proves that `negated` is unsatisfiable; otherwise reports `what` at
-  /// `kop` (with the reference op `rop`).
-  bool refute(const z3::expr &negated, Operation *kop, Operation *rop,
-              const std::string &what, const std::string &failure) {
+  /// Checks that `negated` is unsatisfiable: a proof of `what` at `kop` is
+  /// recorded, an unknown answer reported here; a counterexample goes to
+  /// `model` for the caller to report.
+  Verdict::Kind disprove(const z3::expr &negated, Operation *kop,
+                         const std::string &what,
+                         std::optional<z3::model> &model) {
     std::pair<Operation *, Instance *> at[] = {{kop, &ki}};
     Verdict v = prover.check(facts() && negated, what, km.minimalOrder(at));
     if (v.kind == Verdict::Unsat) {
       prover.recordProof(kop, what);
       ++proved;
-      return true;
+      return v.kind;
     }
     failed = true;
-    if (v.kind == Verdict::Unknown) {
+    if (v.kind == Verdict::Unknown)
       mlir::emitError(kop->getLoc())
           << "could not prove " << what << ": Z3 answered unknown ("
           << v.reason << ")";
-      return false;
+    model = v.model;
+    return v.kind;
+  }
+
+  /// Proves that `negated` is unsatisfiable; otherwise reports `failure` at
+  /// `kop` (with the reference op `rop`).
+  bool refute(const z3::expr &negated, Operation *kop, Operation *rop,
+              const std::string &what, const std::string &failure) {
+    std::optional<z3::model> m;
+    Verdict::Kind kind = disprove(negated, kop, what, m);
+    if (kind == Verdict::Sat) {
+      InFlightDiagnostic diag = mlir::emitError(kop->getLoc()) << failure;
+      report(diag, kop, rop, *m);
     }
-    InFlightDiagnostic diag = mlir::emitError(kop->getLoc()) << failure;
-    report(diag, kop, rop, *v.model);
-    return false;
+    return kind == Verdict::Unsat;
   }
 
   //===--------------------------------------------------------------------===//
@@ -242,24 +243,25 @@ private:
     return e.isIntOrIndex();
   }
 
+  /// The op that defines `v`, or owns it as a block argument (a loop).
+  static Operation *opOf(Value v) {
+    if (Operation *def = v.getDefiningOp())
+      return def;
+    return v.getParentBlock()->getParentOp();
+  }
+
   bool mismatch(Value k, Value r, const Twine &why) {
     if (mismatchText.empty()) {
       mismatchText = why.str();
-      mismatchK = k.getDefiningOp() ? k.getDefiningOp()
-                                    : k.getParentBlock()->getParentOp();
-      mismatchR = r.getDefiningOp() ? r.getDefiningOp()
-                                    : r.getParentBlock()->getParentOp();
+      mismatchK = opOf(k);
+      mismatchR = opOf(r);
     }
     return false;
   }
 
   void claim(const Scope &s, const z3::expr &c, const Twine &what, Value k,
              Value r) {
-    Operation *kop = k.getDefiningOp() ? k.getDefiningOp()
-                                       : k.getParentBlock()->getParentOp();
-    Operation *rop = r.getDefiningOp() ? r.getDefiningOp()
-                                       : r.getParentBlock()->getParentOp();
-    claims.push_back({s.hyp, c, what.str(), kop, rop});
+    claims.push_back({s.hyp, c, what.str(), opOf(k), opOf(r)});
   }
 
   bool match(Value k, Value r, Scope &s) {
@@ -497,7 +499,7 @@ private:
                         read.getType().getShape(), copy.getSourceIndices(),
                         copy.getOffsets(), copy.getBounds());
       out.push_back({copy, b, read.getType(), copy.getPaddingAttr(), last});
-      writerInstances.push_back(std::move(iw));
+      ownedInstances.push_back(std::move(iw));
     }
     return out;
   }
@@ -582,11 +584,12 @@ private:
                          ? 64
                          : type.getElementType().getIntOrFloatBitWidth();
     auto operand = [&](Value x) { return element(x, s, coords, sideClaims); };
-    auto unsignedView = [&](const z3::expr &e) {
+    // An integer of `bits` bits read as unsigned.
+    auto unsignedView = [&](const z3::expr &e, unsigned bits) {
       if (e.is_bool())
         return z3::ite(e, ctx.int_val(1), ctx.int_val(0));
       z3::expr mod = ctx.int_val(1);
-      for (unsigned i = 0; i < width; ++i)
+      for (unsigned i = 0; i < bits; ++i)
         mod = mod * 2;
       return z3::ite(e < 0, e + mod, e);
     };
@@ -651,9 +654,11 @@ private:
       if (llvm::isa<arith::MaxSIOp>(def))
         return z3::max(*a, *b);
       if (llvm::isa<arith::MinUIOp>(def))
-        return z3::ite(unsignedView(*a) <= unsignedView(*b), *a, *b);
+        return z3::ite(unsignedView(*a, width) <= unsignedView(*b, width), *a,
+                       *b);
       if (llvm::isa<arith::MaxUIOp>(def))
-        return z3::ite(unsignedView(*a) >= unsignedView(*b), *a, *b);
+        return z3::ite(unsignedView(*a, width) >= unsignedView(*b, width), *a,
+                       *b);
       if (auto cmp = llvm::dyn_cast<arith::CmpIOp>(def)) {
         Type operandType =
             getElementTypeOrSelf(cmp.getLhs().getType());
@@ -661,10 +666,7 @@ private:
                                            : operandType.getIntOrFloatBitWidth();
         if (w == 1)
           return std::nullopt;
-        unsigned saved = width;
-        width = w;
-        z3::expr ua = unsignedView(*a), ub = unsignedView(*b);
-        width = saved;
+        z3::expr ua = unsignedView(*a, w), ub = unsignedView(*b, w);
         switch (cmp.getPredicate()) {
         case arith::CmpIPredicate::eq: return *a == *b;
         case arith::CmpIPredicate::ne: return *a != *b;
@@ -719,7 +721,7 @@ private:
     for (int64_t d = 0; d < k.getGridAttr().getInt(); ++d) {
       z3::expr pid = s.model.programId(d, s.inst);
       vars.push_back(pid);
-      range = range && pid >= 0 && pid < gridExtent(s, d);
+      range = range && pid >= 0 && pid < s.model.gridExtent(d);
     }
     for (const z3::expr &v : s.model.loopVars(op, s.inst))
       vars.push_back(v);
@@ -731,7 +733,8 @@ private:
   SymbolicModel km, rm;
   tile::KernelOp kernel, ref;
   Instance ki{"@k", {}, ""}, ri{"@r", {}, ""};
-  std::vector<std::unique_ptr<Instance>> writerInstances;
+  /// Instances made while matching (writers of slots, split programs).
+  std::vector<std::unique_ptr<Instance>> ownedInstances;
   std::set<std::tuple<const void *, const void *, unsigned>> matched;
   std::map<std::tuple<Operation *, Operation *, unsigned>,
            std::unique_ptr<FoldPair>>
@@ -812,23 +815,14 @@ bool ContractChecker::proveClaims(Operation *kop, Operation *rop,
   z3::expr anyFalse = ctx.bool_val(false);
   for (const Claim &c : claims)
     anyFalse = anyFalse || (c.hyp && !c.claim);
+  std::optional<z3::model> first;
+  Verdict::Kind kind = disprove(anyFalse, kop, what, first);
+  if (kind != Verdict::Sat)
+    return kind == Verdict::Unsat;
   std::pair<Operation *, Instance *> at[] = {{kop, &ki}};
-  Verdict v = prover.check(facts() && anyFalse, what, km.minimalOrder(at));
-  if (v.kind == Verdict::Unsat) {
-    prover.recordProof(kop, what);
-    ++proved;
-    return true;
-  }
-  failed = true;
-  if (v.kind == Verdict::Unknown) {
-    mlir::emitError(kop->getLoc())
-        << "could not prove " << what << ": Z3 answered unknown (" << v.reason
-        << ")";
-    return false;
-  }
   // Name the first claim that fails, with a counterexample of its own.
   const Claim *bad = &claims.front();
-  std::optional<z3::model> model = v.model;
+  std::optional<z3::model> model = first;
   for (const Claim &c : claims) {
     Verdict one = prover.check(facts() && c.hyp && !c.claim, c.what,
                                km.minimalOrder(at));
@@ -1039,10 +1033,9 @@ bool ContractChecker::coveredBySplits(tile::StoreOp k, tile::StoreOp r,
   if (!km.loops(k).empty() || !km.loops(kf.loop).empty())
     return false;
   int64_t grid = kernel.getGridAttr().getInt();
-  Side ks{km, ki};
   for (int64_t d = 0; d < grid; ++d) {
     z3::expr p = ctx.int_const(("split#" + std::to_string(nextScope++)).c_str());
-    z3::expr extent = gridExtent(ks, d);
+    z3::expr extent = km.gridExtent(d);
     // The program of the same block with pid d = at.
     auto program = [&](const z3::expr &at) {
       auto inst = std::make_unique<Instance>(Instance{
@@ -1055,7 +1048,7 @@ bool ContractChecker::coveredBySplits(tile::StoreOp k, tile::StoreOp r,
                                : km.programId(e, *inst) ==
                                      km.programId(e, ki));
       Instance *raw = inst.get();
-      writerInstances.push_back(std::move(inst));
+      ownedInstances.push_back(std::move(inst));
       return std::make_pair(raw, same);
     };
     auto [first, firstIs] = program(ctx.int_val(0));
@@ -1101,15 +1094,16 @@ CheckerResult ContractChecker::run() {
     k.walk([&](tile::StoreOp s) { written.insert(argNumber(s.getDest())); });
     k.walk([&](Operation *op) {
       Value src;
-      if (auto l = llvm::dyn_cast<tile::LoadOp>(op))
+      if (auto l = llvm::dyn_cast<tile::LoadOp>(op)) {
         src = l.getSource();
-      else if (auto c = llvm::dyn_cast<tile::CopyOp>(op))
-        src = c.isGlobalToShared() ? c.getSource() : Value();
-      if (auto c = llvm::dyn_cast<tile::CopyOp>(op); c && !c.isGlobalToShared()) {
-        failed = true;
-        op->emitError() << "the contract checker does not follow TMA stores "
-                           "(tile.copy to global memory) yet";
-        return;
+      } else if (auto c = llvm::dyn_cast<tile::CopyOp>(op)) {
+        if (!c.isGlobalToShared()) {
+          failed = true;
+          op->emitError() << "the contract checker does not follow TMA "
+                             "stores (tile.copy to global memory) yet";
+          return;
+        }
+        src = c.getSource();
       }
       if (src && llvm::isa<BlockArgument>(src) &&
           written.contains(argNumber(src))) {

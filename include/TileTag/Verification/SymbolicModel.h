@@ -104,6 +104,9 @@ public:
   /// The program id in grid dimension `dim` of `inst`'s program.
   z3::expr programId(int64_t dim, Instance &inst);
 
+  /// The grid's extent in dimension `dim` (this kernel's, by its scope).
+  z3::expr gridExtent(int64_t dim);
+
   /// The induction variable of `loop` in `inst`.
   z3::expr inductionVar(scf::ForOp loop, Instance &inst);
 
