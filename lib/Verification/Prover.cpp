@@ -7,6 +7,7 @@
 #include "TileTag/Verification/Prover.h"
 #include "TileTag/Verification/SymbolicModel.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/FileSystem.h"
@@ -117,23 +118,174 @@ static z3::model minimize(z3::solver &solver,
   return best;
 }
 
-Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
-                      const std::vector<z3::expr> &minimal) {
-  auto start = std::chrono::steady_clock::now();
-  // The query's SMT-LIB text (without a solver: making one costs ~15 ms).
-  std::string text = Z3_benchmark_to_smtlib_string(
-      ctx, "", "", "unknown", "", 0, nullptr, formula);
-  if (!dumpDir.empty()) {
-    llvm::sys::fs::create_directories(dumpDir);
-    llvm::SmallString<128> path(dumpDir);
-    llvm::sys::path::append(path, dumpPrefix + "-" + std::to_string(queries) +
-                                      ".smt2");
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    if (!ec)
-      os << "; " << what << "\n" << text;
+namespace {
+/// Replaces the nonlinear subterms of a formula that no quantifier binds (a
+/// product of two non-constant terms, a division or remainder by one, a
+/// value loaded from memory) by fresh constants, and records linear facts that multiplication and
+/// Euclidean division guarantee about them. Every model of the formula
+/// extends to one of the result (give each constant its subterm's value),
+/// so an unsatisfiable result proves the formula unsatisfiable. Loop
+/// invariants such as `pid * per_split` or `K ceildiv splits` then become
+/// symbols that cancel where the formula compares two uses of them, which
+/// Z3's nonlinear arithmetic often cannot decide.
+class NonlinearAbstraction {
+public:
+  explicit NonlinearAbstraction(z3::context &ctx) : ctx(ctx), facts(ctx) {}
+
+  z3::expr rewrite(const z3::expr &e) {
+    auto it = memo.find(e.id());
+    if (it != memo.end())
+      return it->second;
+    z3::expr result = e;
+    if (e.is_quantifier()) {
+      z3::expr body = rewrite(e.body());
+      Z3_ast arg = body;
+      result = z3::expr(ctx, Z3_update_term(ctx, e, 1, &arg));
+    } else if (e.is_app() && e.num_args() > 0) {
+      std::vector<z3::expr> args;
+      std::vector<Z3_ast> raw;
+      for (unsigned i = 0; i < e.num_args(); ++i) {
+        args.push_back(rewrite(e.arg(i)));
+        raw.push_back(args.back());
+      }
+      result = z3::expr(ctx, Z3_update_term(ctx, e, raw.size(), raw.data()));
+      if (!hasBoundVariable(result)) {
+        unsigned before = count;
+        result = abstractIfNonlinear(result);
+        if (count != before)
+          forEachConstant(
+              e,
+              [&](const z3::expr &c) {
+                if (!c.is_numeral() &&
+                    c.decl().decl_kind() == Z3_OP_UNINTERPRETED &&
+                    inputIds.insert(c.id()).second)
+                  inputs.push_back(c);
+              },
+              /*intoQuantifiers=*/false);
+      }
+    }
+    memo.emplace(e.id(), result);
+    return result;
   }
-  ++queries;
+
+  bool changed() const { return count > 0; }
+  z3::expr factsOf() { return z3::mk_and(facts); }
+  /// The constants the abstracted subterms are built from: fixed to
+  /// numbers, those subterms are linear again.
+  const std::vector<z3::expr> &inputConstants() const { return inputs; }
+
+private:
+  bool hasBoundVariable(const z3::expr &e) {
+    auto it = bound.find(e.id());
+    if (it != bound.end())
+      return it->second;
+    bool result = e.is_var();
+    if (e.is_quantifier())
+      result = true; // conservatively: its body may refer outside
+    else if (e.is_app())
+      for (unsigned i = 0; i < e.num_args() && !result; ++i)
+        result = hasBoundVariable(e.arg(i));
+    bound.emplace(e.id(), result);
+    return result;
+  }
+
+  z3::expr freshConstant() {
+    return ctx.int_const(("nonlinear#" + std::to_string(count++)).c_str());
+  }
+
+  z3::expr abstractIfNonlinear(const z3::expr &e) {
+    Z3_decl_kind kind = e.decl().decl_kind();
+    // A value loaded from memory (an uninterpreted function of its index):
+    // quantifier instantiation over such terms is what Z3 gives up on.
+    if (kind == Z3_OP_UNINTERPRETED)
+      return ctx.constant(("loaded#" + std::to_string(count++)).c_str(),
+                          e.get_sort());
+    if (kind == Z3_OP_MUL) {
+      // Numerals scale linearly; two or more other factors do not.
+      z3::expr product = ctx.int_val(1);
+      std::vector<z3::expr> factors;
+      for (unsigned i = 0; i < e.num_args(); ++i) {
+        if (e.arg(i).is_numeral())
+          product = product * e.arg(i);
+        else
+          factors.push_back(e.arg(i));
+      }
+      if (factors.size() < 2 || !e.is_int())
+        return e;
+      z3::expr acc = factors[0];
+      for (size_t i = 1; i < factors.size(); ++i)
+        acc = multiply(acc, factors[i]);
+      return product * acc;
+    }
+    if ((kind == Z3_OP_IDIV || kind == Z3_OP_MOD) &&
+        !e.arg(1).is_numeral())
+      return kind == Z3_OP_IDIV ? divide(e.arg(0), e.arg(1))
+                                : modulo(e.arg(0), e.arg(1));
+    return e;
+  }
+
+  z3::expr multiply(const z3::expr &x, const z3::expr &y) {
+    z3::expr p = freshConstant();
+    facts.push_back(z3::implies(x == 0 || y == 0, p == 0));
+    facts.push_back(z3::implies(x == 1, p == y));
+    facts.push_back(z3::implies(y == 1, p == x));
+    facts.push_back(z3::implies(x >= 0 && y >= 0, p >= 0));
+    facts.push_back(z3::implies(x <= 0 && y <= 0, p >= 0));
+    facts.push_back(z3::implies(x >= 0 && y <= 0, p <= 0));
+    facts.push_back(z3::implies(x <= 0 && y >= 0, p <= 0));
+    facts.push_back(z3::implies(x >= 1 && y >= 0, p >= y));
+    facts.push_back(z3::implies(y >= 1 && x >= 0, p >= x));
+    return p;
+  }
+
+  // Z3's div and mod are Euclidean: a = b * (a div b) + (a mod b) with
+  // 0 <= a mod b < |b| for b != 0.
+  z3::expr divide(const z3::expr &a, const z3::expr &b) {
+    z3::expr q = freshConstant();
+    facts.push_back(z3::implies(b == 1, q == a));
+    facts.push_back(z3::implies(b >= 1 && a >= 0, q >= 0 && q <= a));
+    facts.push_back(z3::implies(b >= 1 && a >= 0 && a < b, q == 0));
+    facts.push_back(z3::implies(b >= 2 && a >= 1, q < a));
+    return q;
+  }
+
+  z3::expr modulo(const z3::expr &a, const z3::expr &b) {
+    z3::expr r = freshConstant();
+    facts.push_back(z3::implies(b >= 1, r >= 0 && r < b));
+    facts.push_back(z3::implies(b <= -1, r >= 0 && r < -b));
+    facts.push_back(z3::implies(b >= 1 && a >= 0, r <= a));
+    facts.push_back(z3::implies(b >= 1 && a >= 0 && a < b, r == a));
+    facts.push_back(z3::implies(b == 1, r == 0));
+    return r;
+  }
+
+  z3::context &ctx;
+  z3::expr_vector facts;
+  std::unordered_map<unsigned, z3::expr> memo;
+  std::unordered_map<unsigned, bool> bound;
+  std::vector<z3::expr> inputs;
+  llvm::DenseSet<unsigned> inputIds;
+  unsigned count = 0;
+};
+} // namespace
+
+void Prover::dump(llvm::StringRef what, const std::string &text,
+                  llvm::StringRef suffix) {
+  if (dumpDir.empty())
+    return;
+  llvm::sys::fs::create_directories(dumpDir);
+  llvm::SmallString<128> path(dumpDir);
+  llvm::sys::path::append(path, dumpPrefix + "-" +
+                                    std::to_string(queries - 1) + suffix +
+                                    ".smt2");
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (!ec)
+    os << "; " << what << "\n" << text;
+}
+
+Verdict Prover::solve(const std::string &text,
+                      const std::vector<z3::expr> &minimal, uint64_t limit) {
   // Each query runs in a context of its own, parsed from its SMT-LIB text:
   // the verdict and the resources spent then depend on the query alone, not
   // on what the process asked before (Z3's heuristics follow the order in
@@ -144,7 +296,12 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
     z3::context local;
     z3::solver solver(local);
     z3::params params(local);
-    params.set("rlimit", static_cast<unsigned>(resourceLimit));
+    params.set("rlimit", static_cast<unsigned>(limit));
+    // Quantifiers here range over integers (loop iterations), never over
+    // terms of uninterpreted functions: model-based instantiation finds the
+    // instances (the previous step of a ring), and E-matching only spends
+    // resources, enough to turn ring protocols into "unknown".
+    params.set("ematching", false);
     solver.set(params);
     solver.from_string(text.c_str());
     switch (solver.check()) {
@@ -160,20 +317,76 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
       uint64_t first = resourceCount(solver);
       z3::model m = minimize(
           solver, terms,
-          std::min<uint64_t>(resourceLimit, std::max<uint64_t>(500000, first)));
+          std::min<uint64_t>(limit, std::max<uint64_t>(500000, first)));
       verdict.model = z3::model(m, ctx, z3::model::translate());
       break;
     }
     case z3::unknown:
       verdict.reason = solver.reason_unknown();
       if (verdict.reason == "max. resource limit exceeded")
-        verdict.reason = "the resource limit of " +
-                         std::to_string(resourceLimit) + " was reached";
+        verdict.reason =
+            "the resource limit of " + std::to_string(limit) + " was reached";
       break;
     }
     verdict.resources = resourceCount(solver);
   } catch (const z3::exception &e) {
     verdict.reason = e.msg();
+  }
+  return verdict;
+}
+
+Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
+                      const std::vector<z3::expr> &minimal) {
+  auto start = std::chrono::steady_clock::now();
+  ++queries;
+  auto toText = [&](const z3::expr &f) {
+    // SMT-LIB text without a solver: making one costs ~15 ms.
+    return std::string(Z3_benchmark_to_smtlib_string(
+        ctx, "", "", "unknown", "", 0, nullptr, f));
+  };
+  std::string text = toText(formula);
+  dump(what, text, "");
+  // A quarter of the limit decides most queries exactly. If that is not
+  // enough, nonlinear subterms are abstracted (see NonlinearAbstraction):
+  // an unsat answer there is a proof. A model of the abstraction is a
+  // candidate: with the constants of the nonlinear terms fixed to its
+  // values the formula is linear, and a model of that is a real one. Last,
+  // the exact formula gets the whole limit.
+  Verdict verdict = solve(text, minimal, resourceLimit / 4);
+  uint64_t spent = verdict.resources;
+  auto finish = [&](Verdict v) {
+    v.resources = spent;
+    return v;
+  };
+  if (verdict.kind == Verdict::Unknown) {
+    NonlinearAbstraction abstraction(ctx);
+    z3::expr abstracted = abstraction.rewrite(formula);
+    std::optional<Verdict> found;
+    if (abstraction.changed()) {
+      std::string linear = toText(abstraction.factsOf() && abstracted);
+      dump(what, linear, "-abstracted");
+      Verdict attempt = solve(linear, minimal, resourceLimit / 4);
+      spent += attempt.resources;
+      if (attempt.kind == Verdict::Unsat) {
+        found = finish(std::move(attempt));
+      } else if (attempt.kind == Verdict::Sat) {
+        z3::expr fixed = formula;
+        for (const z3::expr &c : abstraction.inputConstants())
+          fixed = fixed && c == attempt.model->eval(c, true);
+        std::string instance = toText(fixed);
+        dump(what, instance, "-instance");
+        Verdict candidate = solve(instance, minimal, resourceLimit / 4);
+        spent += candidate.resources;
+        if (candidate.kind == Verdict::Sat)
+          found = finish(std::move(candidate));
+      }
+    }
+    if (!found) {
+      Verdict exact = solve(text, minimal, resourceLimit);
+      spent += exact.resources;
+      found = finish(std::move(exact));
+    }
+    verdict = std::move(*found);
   }
   resources += verdict.resources;
   maxResources = std::max(maxResources, verdict.resources);

@@ -56,6 +56,7 @@ public:
       : ctx(ctx), model(kernel, ctx), prover(prover), main{"", {}} {}
 
   LogicalResult run() {
+    findObservedTags();
     analyzeBlock(model.getKernel().getBody().front());
     return failed ? failure() : success();
   }
@@ -68,6 +69,60 @@ private:
   //===--------------------------------------------------------------------===//
 
   TagSet &tagsOf(Value v) { return tags[v]; }
+
+  /// Marks the values whose tags some tag.field or tag.assert_carries can
+  /// observe, through computations, loops, branches, regions and shared
+  /// memory. The tags of data read back from shared memory are the union,
+  /// over every write to the buffer, of the tags of what it wrote, under
+  /// "last write" conditions: a reduction tree through one buffer makes
+  /// that union grow with every step, so it is built only where observed.
+  void findObservedTags() {
+    SmallVector<Value> work;
+    auto need = [&](Value v) {
+      if (llvm::isa<TensorType>(v.getType()) && observed.insert(v).second)
+        work.push_back(v);
+    };
+    model.getKernel().walk([&](Operation *op) {
+      if (auto field = llvm::dyn_cast<tag::FieldOp>(op))
+        need(field.getValue());
+      else if (auto carries = llvm::dyn_cast<tag::AssertCarriesOp>(op))
+        need(carries.getValue());
+    });
+    auto yielded = [&](Region &region, unsigned i) {
+      if (!region.empty())
+        need(region.front().getTerminator()->getOperand(i));
+    };
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (auto arg = llvm::dyn_cast<BlockArgument>(v)) {
+        if (auto loop =
+                llvm::dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+            loop && arg.getArgNumber() > 0) {
+          need(loop.getInitArgs()[arg.getArgNumber() - 1]);
+          yielded(loop.getRegion(), arg.getArgNumber() - 1);
+        }
+        continue;
+      }
+      Operation *def = v.getDefiningOp();
+      unsigned i = llvm::cast<OpResult>(v).getResultNumber();
+      if (auto read = llvm::dyn_cast<tile::ReadOp>(def)) {
+        for (Operation *w : model.bufferWriters(read.getBuffer()))
+          if (auto write = llvm::dyn_cast<tile::WriteOp>(w))
+            need(write.getValue());
+      } else if (auto loop = llvm::dyn_cast<scf::ForOp>(def)) {
+        need(loop.getInitArgs()[i]);
+        yielded(loop.getRegion(), i);
+      } else if (def->getNumRegions() > 0 &&
+                 llvm::isa<scf::IfOp, schedule::RoleOp, schedule::AsyncOp>(
+                     def)) {
+        for (Region &region : def->getRegions())
+          yielded(region, i);
+      } else {
+        for (Value operand : def->getOperands())
+          need(operand);
+      }
+    }
+  }
 
   TagFamily plain(StringRef name, std::vector<z3::expr> fields,
                   Operation *origin) {
@@ -285,8 +340,10 @@ private:
   }
 
   /// The tags of data read from slot `slots` of `buffer` by `reader`: those
-  /// of the last write to that slot before the read, in sequential order.
-  TagSet memoryTags(Operation *reader, Value buffer, ValueRange slots) {
+  /// of the last write to that slot before the read, in sequential order
+  /// (none unless `wanted`; the read is checked either way).
+  TagSet memoryTags(Operation *reader, Value buffer, ValueRange slots,
+                    bool wanted) {
     SmallVector<Operation *> writers = model.bufferWriters(buffer);
     TagSet result;
     z3::expr noWriter = ctx.bool_val(true);
@@ -298,6 +355,8 @@ private:
       std::vector<z3::expr> wVars = model.loopVars(w, iw);
       noWriter = noWriter && model.forAll(wVars, !happened);
       // No other write to the slot comes between this one and the read.
+      if (!wanted)
+        continue;
       z3::expr last = model.lastWrite(w, iw, writers, reader, slots, main);
       // The data the write stored.
       TagSet data;
@@ -471,7 +530,9 @@ private:
         })
         .Case<tile::ReadOp>([&](tile::ReadOp read) {
           checkSlots(read, read.getBuffer(), read.getIndices());
-          tagsOf(read) = memoryTags(read, read.getBuffer(), read.getIndices());
+          TagSet set = memoryTags(read, read.getBuffer(), read.getIndices(),
+                                  observed.contains(read.getResult()));
+          tagsOf(read) = std::move(set);
         })
         .Case<tile::WriteOp>([&](tile::WriteOp write) {
           checkSlots(write, write.getBuffer(), write.getIndices());
@@ -847,6 +908,8 @@ private:
   Prover &prover;
   Instance main;
   DenseMap<Value, TagSet> tags;
+  /// Values whose tags are observed (findObservedTags).
+  llvm::DenseSet<Value> observed;
   std::map<std::string, Field> fields;
   bool discharge = true;
   bool failed = false;

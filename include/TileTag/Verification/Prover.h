@@ -66,6 +66,13 @@ public:
   uint64_t largestQuery() const { return maxResources; }
 
 private:
+  /// Decides `text` (SMT-LIB) in a context of its own within `limit`.
+  Verdict solve(const std::string &text, const std::vector<z3::expr> &minimal,
+                uint64_t limit);
+  /// Writes a query to the dump directory, if one is set.
+  void dump(llvm::StringRef what, const std::string &text,
+            llvm::StringRef suffix);
+
   z3::context &ctx;
   uint64_t resourceLimit;
   std::vector<ObligationVerdict> *log = nullptr;
