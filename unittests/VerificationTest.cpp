@@ -178,4 +178,58 @@ TEST_F(VerificationTest, CheckKernelReportsVerdicts) {
   EXPECT_EQ(json.getAsObject()->getBoolean("proved"), false);
 }
 
+// The abstraction of nonlinear terms must never lose a model: for concrete
+// values of the inputs (negative, zero, one, large), the formula that pins
+// x * y, x div y, x mod y and f(x) to their true values stays satisfiable
+// once those terms are abstracted, with the abstraction's facts.
+TEST(NonlinearAbstractionTest, KeepsEveryModel) {
+  const int64_t values[] = {-1000003, -7, -2, -1, 0, 1, 2, 3, 7, 64, 1000003,
+                            int64_t(1) << 40};
+  for (int64_t a : values)
+    for (int64_t b : values) {
+      z3::context ctx;
+      z3::expr x = ctx.int_const("x"), y = ctx.int_const("y");
+      z3::sort intSort = ctx.int_sort();
+      z3::func_decl f = ctx.function("f", intSort, intSort);
+      z3::expr formula = x == ctx.int_val(a) && y == ctx.int_val(b) &&
+                         x * y == ctx.int_val(a) * ctx.int_val(b) &&
+                         f(x) == f(ctx.int_val(a));
+      if (b != 0) {
+        // Euclidean, as Z3 defines div and mod.
+        int64_t r = ((a % b) + (b < 0 ? -b : b)) % (b < 0 ? -b : b);
+        int64_t q = (a - r) / b;
+        formula = formula && z3::mod(x, y) == ctx.int_val(r) &&
+                  x / y == ctx.int_val(q);
+      }
+      AbstractedFormula abstracted = abstractNonlinear(formula);
+      EXPECT_TRUE(abstracted.changed);
+      z3::solver solver(ctx);
+      solver.add(abstracted.facts && abstracted.formula);
+      EXPECT_EQ(solver.check(), z3::sat) << "x = " << a << ", y = " << b;
+      // The inputs are the constants the abstracted terms are built from.
+      for (const z3::expr &c : abstracted.inputs)
+        EXPECT_TRUE(z3::eq(c, x) || z3::eq(c, y)) << c.to_string();
+    }
+}
+
+// An abstraction that keeps a query undecided proves nothing: the formula
+// "x * y = y * x fails" is unsatisfiable, but with the two products
+// abstracted separately it is not; the prover must then fall back to the
+// exact formula rather than report a counterexample of the abstraction.
+TEST(NonlinearAbstractionTest, ProverFallsBackToTheExactFormula) {
+  z3::context ctx;
+  z3::expr x = ctx.int_const("x"), y = ctx.int_const("y");
+  Prover prover(ctx, 10000000, "", "");
+  Verdict v = prover.check(x * y != y * x, "commutativity");
+  EXPECT_EQ(v.kind, Verdict::Unsat);
+  // A genuine counterexample comes back as a model of the exact formula.
+  Verdict w = prover.check(x * y == ctx.int_val(12) && x > 3 && y > 1,
+                           "a factorization");
+  ASSERT_EQ(w.kind, Verdict::Sat);
+  int64_t xv = 0, yv = 0;
+  ASSERT_TRUE(w.model->eval(x, true).is_numeral_i64(xv));
+  ASSERT_TRUE(w.model->eval(y, true).is_numeral_i64(yv));
+  EXPECT_EQ(xv * yv, 12);
+}
+
 } // namespace

@@ -119,15 +119,7 @@ static z3::model minimize(z3::solver &solver,
 }
 
 namespace {
-/// Replaces the nonlinear subterms of a formula that no quantifier binds (a
-/// product of two non-constant terms, a division or remainder by one, a
-/// value loaded from memory) by fresh constants, and records linear facts that multiplication and
-/// Euclidean division guarantee about them. Every model of the formula
-/// extends to one of the result (give each constant its subterm's value),
-/// so an unsatisfiable result proves the formula unsatisfiable. Loop
-/// invariants such as `pid * per_split` or `K ceildiv splits` then become
-/// symbols that cancel where the formula compares two uses of them, which
-/// Z3's nonlinear arithmetic often cannot decide.
+/// See abstractNonlinear().
 class NonlinearAbstraction {
 public:
   explicit NonlinearAbstraction(z3::context &ctx) : ctx(ctx), facts(ctx) {}
@@ -335,6 +327,14 @@ Verdict Prover::solve(const std::string &text,
   return verdict;
 }
 
+AbstractedFormula
+mlir::tiletag::verify::abstractNonlinear(const z3::expr &formula) {
+  NonlinearAbstraction abstraction(formula.ctx());
+  z3::expr rewritten = abstraction.rewrite(formula);
+  return {rewritten, abstraction.factsOf(), abstraction.inputConstants(),
+          abstraction.changed()};
+}
+
 Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
                       const std::vector<z3::expr> &minimal) {
   auto start = std::chrono::steady_clock::now();
@@ -359,11 +359,10 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
     return v;
   };
   if (verdict.kind == Verdict::Unknown) {
-    NonlinearAbstraction abstraction(ctx);
-    z3::expr abstracted = abstraction.rewrite(formula);
+    AbstractedFormula abstraction = abstractNonlinear(formula);
     std::optional<Verdict> found;
-    if (abstraction.changed()) {
-      std::string linear = toText(abstraction.factsOf() && abstracted);
+    if (abstraction.changed) {
+      std::string linear = toText(abstraction.facts && abstraction.formula);
       dump(what, linear, "-abstracted");
       Verdict attempt = solve(linear, minimal, resourceLimit / 4);
       spent += attempt.resources;
@@ -371,7 +370,7 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
         found = finish(std::move(attempt));
       } else if (attempt.kind == Verdict::Sat) {
         z3::expr fixed = formula;
-        for (const z3::expr &c : abstraction.inputConstants())
+        for (const z3::expr &c : abstraction.inputs)
           fixed = fixed && c == attempt.model->eval(c, true);
         std::string instance = toText(fixed);
         dump(what, instance, "-instance");

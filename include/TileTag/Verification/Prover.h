@@ -87,6 +87,26 @@ private:
 /// The directory of --tiletag-dump-smt, or "".
 std::string defaultDumpDir();
 
+/// A formula with its nonlinear subterms abstracted.
+struct AbstractedFormula {
+  z3::expr formula;
+  /// Linear facts the abstracted terms satisfy (sign rules, x * 1 = x,
+  /// 0 <= a mod b < |b|, ...): true of the terms they stand for.
+  z3::expr facts;
+  /// The constants the abstracted terms are built from.
+  std::vector<z3::expr> inputs;
+  bool changed;
+};
+
+/// Replaces the subterms of `formula` that no quantifier binds and that Z3
+/// decides poorly -- a product of two non-constant terms, a division or
+/// remainder by one, a value loaded from memory -- by fresh constants. Every
+/// model of `formula` extends to one of `facts && formula'` (each constant
+/// takes its subterm's value), so when that is unsatisfiable, so is
+/// `formula`. Loop invariants such as `pid * per_split` or `K ceildiv S`
+/// become symbols that cancel where a query compares two uses of them.
+AbstractedFormula abstractNonlinear(const z3::expr &formula);
+
 class SymbolicModel;
 struct Instance;
 
