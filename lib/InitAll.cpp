@@ -13,6 +13,7 @@
 #include "TileTag/Dialect/Tag/Transforms/Passes.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 #include "TileTag/Dialect/Tile/Transforms/Passes.h"
+#include "TileTag/TransformOps/TileTagTransformOps.h"
 #include "TileTag/Verification/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -43,6 +44,7 @@
 void mlir::tiletag::registerTileTagDialects(DialectRegistry &registry) {
   registry
       .insert<tile::TileDialect, tag::TagDialect, schedule::ScheduleDialect>();
+  registerTransformDialectExtension(registry);
 }
 
 void mlir::tiletag::registerAllDialects(DialectRegistry &registry) {

@@ -225,6 +225,27 @@ llvm::json::Value verify::toJSON(const KernelVerdict &verdict) {
                             {"obligations", std::move(obligations)}};
 }
 
+bool mlir::tiletag::verify::stampVerdict(tile::KernelOp kernel,
+                                         const CheckOptions &options,
+                                         const KernelVerdict &verdict) {
+  // A proof stamp holds the hash of the kernel it proved; a failed check
+  // removes an earlier stamp.
+  bool allProved = true;
+  auto stamp = [&](bool enabled, bool proved, StringRef attr) {
+    if (!enabled)
+      return;
+    if (proved)
+      stampProof(kernel, attr);
+    else
+      kernel->removeAttr(attr);
+    allProved &= proved;
+  };
+  stamp(options.tags, verdict.tagsProved, tag::TagDialect::kVerifiedAttrName);
+  stamp(options.schedule, verdict.scheduleProved,
+        schedule::ScheduleDialect::kVerifiedAttrName);
+  return allProved;
+}
+
 //===----------------------------------------------------------------------===//
 // Passes
 //===----------------------------------------------------------------------===//
@@ -260,20 +281,7 @@ LogicalResult verifyModule(ModuleOp module, const CheckOptions &options,
          << verdict.largestQuery << ")";
       emitRemark(kernel.getLoc()) << line;
     }
-    // A proof stamp holds the hash of the kernel it proved; a failed check
-    // removes an earlier stamp.
-    auto stamp = [&](bool enabled, bool proved, StringRef attr) {
-      if (!enabled)
-        return;
-      if (proved)
-        stampProof(kernel, attr);
-      else
-        kernel->removeAttr(attr);
-      allProved &= proved;
-    };
-    stamp(options.tags, verdict.tagsProved, tag::TagDialect::kVerifiedAttrName);
-    stamp(options.schedule, verdict.scheduleProved,
-          schedule::ScheduleDialect::kVerifiedAttrName);
+    allProved &= stampVerdict(kernel, options, verdict);
     if (format == "json")
       kernels.push_back(toJSON(verdict));
   }

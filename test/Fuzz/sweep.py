@@ -58,6 +58,12 @@ def garbles(text, rng, count):
     return out
 
 
+# A hang is a run that does not end: verifying a garbled kernel can take tens
+# of seconds (each Z3 query may spend its whole resource limit), more under
+# the sanitizers, so the limit is generous.
+HANG_SECONDS = 240
+
+
 def run_one(tool, name, text, passes=None):
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False,
                                      encoding="utf-8", errors="surrogateescape") as f:
@@ -65,7 +71,7 @@ def run_one(tool, name, text, passes=None):
         path = f.name
     try:
         proc = subprocess.run([tool, path, "-o", os.devnull] + (passes or PASSES),
-                              capture_output=True, timeout=60)
+                              capture_output=True, timeout=HANG_SECONDS)
         ok = proc.returncode == 0 or (proc.returncode == 1 and b"error:" in proc.stderr)
         why = None if ok else "exit %d: %s" % (proc.returncode, proc.stderr[-400:].decode(errors="replace"))
     except subprocess.TimeoutExpired:

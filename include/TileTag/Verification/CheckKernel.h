@@ -94,6 +94,12 @@ KernelVerdict checkKernel(tile::KernelOp kernel, const CheckOptions &options);
 /// "counterexample": {"values", "points", "replay"}, "notes"}]}.
 llvm::json::Value toJSON(const KernelVerdict &verdict);
 
+/// Stamps `kernel` for each checker `options` enabled that proved it
+/// (`tag.verified`, `schedule.verified`, bound to the kernel's IR) and
+/// removes the stamp of one that did not. True if all enabled ones proved.
+bool stampVerdict(tile::KernelOp kernel, const CheckOptions &options,
+                  const KernelVerdict &verdict);
+
 } // namespace mlir::tiletag::verify
 
 #endif // TILETAG_VERIFICATION_CHECKKERNEL_H

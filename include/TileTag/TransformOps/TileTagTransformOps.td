@@ -1,0 +1,226 @@
+//===- TileTagTransformOps.td - transform.tiletag.* ops ----*- tablegen -*-===//
+//
+// Part of the TileTag project.
+//
+// Transform-dialect ops that rewrite tile kernels. Each rewrite writes into
+// the IR what it must preserve (loop bounds in terms of the launch sizes,
+// schedule annotations, tags), drops the kernel's proof stamps, and leaves
+// the proof to the checkers: `transform.tiletag.verify` runs them from a
+// script.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILETAG_TRANSFORMOPS_TILETAGTRANSFORMOPS_TD
+#define TILETAG_TRANSFORMOPS_TILETAGTRANSFORMOPS_TD
+
+include "mlir/Dialect/Transform/IR/TransformDialect.td"
+include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
+include "mlir/Dialect/Transform/IR/TransformTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class TileTag_TransformOp<string mnemonic, list<Trait> traits = []>
+    : Op<Transform_Dialect, "tiletag." # mnemonic, traits> {
+  let cppNamespace = "::mlir::tiletag";
+}
+
+def TileTag_VerifyOp : TileTag_TransformOp<"verify", [
+    TransformEachOpTrait, TransformOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "proves tile kernels with TileTag's checkers";
+  let description = [{
+    Runs the checkers (definedness, tags, contract, schedule) on every
+    `tile.kernel` the handle points to, with Z3's deterministic resource
+    limit `resource_limit` per query. A proved kernel gets its proof stamps
+    (`tag.verified`, `schedule.verified`), bound to its IR.
+
+    #### Return modes
+
+    Succeeds when every kernel is proved. A silenceable failure when a
+    checker refutes a kernel: the failure names the obligation and carries
+    the counterexample (sizes, program ids, loop values) and the
+    `tiletag-run` command that replays it; the kernel loses its stamps. A
+    definite failure when Z3 cannot decide an obligation ("unknown" is never
+    a proof) or when the handle points to an op that is not a `tile.kernel`.
+    The handle is only read; the payload gains or loses stamps.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DefaultValuedAttr<I64Attr, "10000000">:$resource_limit);
+  let results = (outs);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+def TileTag_SplitKOp : TileTag_TransformOp<"split_k", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "splits a kernel's reduction loop over a new grid dimension";
+  let description = [{
+    Rewrites a kernel whose output tile is the sum of a reduction loop (an
+    `scf.for` from 0 in steps of 1 whose iter_arg starts at a zero tile and
+    accumulates with `tile.dot` or `arith.addf`, stored once) so that `splits`
+    programs share the loop: a new grid dimension `d` of extent `S` (a new
+    launch size `S = splits`), program `ps` running the iterations
+    `[ps * per, min((ps + 1) * per, n))` with `per = n ceildiv S`, and the
+    store adding into the output (`combine add`; the output must hold zeros
+    before the launch, as `tiletag-run` provides).
+
+    Invariants instantiated: the loop bounds are stated in the launch sizes,
+    so the contract checker proves that the splits cover the reduction range
+    exactly once (a gapless chain over `ps`), that each split adds the
+    reference's terms, and that the grid still covers every output block.
+    The target handle is consumed; the result handle points to the rewritten
+    kernel.
+
+    #### Return modes
+
+    A silenceable failure (the payload unchanged) when the target is not a
+    `tile.kernel`, already has 3 grid dimensions, has a schedule, has no
+    `tile.launch`, already has a launch size `S`, or has no single store of a
+    reduction loop's sum as described above. Otherwise the kernel is
+    rewritten in place, its proof stamps dropped, and the result handle
+    points to it.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$splits);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target `splits` `(` $splits `)` attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+def TileTag_StageLoadsOp : TileTag_TransformOp<"stage_loads", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "stages a loop's tile loads through shared ring buffers";
+  let description = [{
+    Every `tile.load` directly in the body of the target `scf.for` (step 1)
+    becomes a copy into slot `n mod stages` of a shared ring buffer of
+    `stages` slots (`tile.alloc_shared`, allocated before the loop), `n` the
+    iteration's number from the loop's lower bound, followed by a
+    `tile.read` of that slot. Padding, offsets and bounds carry over to the
+    copy. The kernel's sequential meaning is unchanged: the tags of the data
+    read back are those of the last write to the slot, which the tag and
+    contract checkers follow.
+
+    Invariants instantiated: one slot index per iteration, computed once at
+    the top of the body, which later rewrites (warp specialization) reuse for
+    barriers and phases.
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not an
+    `scf.for` in a `tile.kernel`, its step is not 1, it has no `tile.load`,
+    a ring would exceed the shared memory of one CTA (227 KiB on sm_90a), or
+    the kernel has a schedule already. Otherwise the loop is rewritten in
+    place, the kernel's proof stamps dropped, and the result handle points
+    to the loop.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntMinValue<2>]>:$stages);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target `stages` `(` $stages `)` attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+def TileTag_WarpSpecializeOp : TileTag_TransformOp<"warp_specialize", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "splits a staged loop into a TMA producer and a consumer role";
+  let description = [{
+    Takes a loop staged by `transform.tiletag.stage_loads` and gives its
+    copies to a producer warpgroup (0) and everything else to a consumer
+    warpgroup (1), synchronized by two arrays of `stages` mbarriers:
+    the producer issues the copies of step n as asynchronous TMA copies that
+    complete on `full[n mod stages]` (after `arrive_expect_tx` with their
+    byte count), once the consumer has released the slot's previous use
+    (a wait on `empty[n mod stages]` for the phase of round n / stages - 1);
+    the consumer waits on `full` for round n / stages's phase, computes, and
+    releases the slot on `empty`. The ops after the loop (the epilogue) run
+    in the consumer. The kernel gets `schedule.launch` with 2 warpgroups and
+    each role its register budget.
+
+    Invariants instantiated: parities from the round number (`(n / stages)
+    mod 2`), expect-tx bytes from the ring tiles' sizes, one arrival per
+    phase. The schedule checker proves them; a wrong parameter gives a
+    checker error with a counterexample.
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not a loop
+    staged by `stage_loads`, the kernel already has a schedule, a copy
+    depends on a value computed after the first copy, or the register
+    budgets exceed 64K registers per CTA of 2 warpgroups (256 threads).
+    Otherwise the loop is rewritten in place, the proof stamps dropped, and
+    the result handle points to the loop.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DefaultValuedAttr<I64Attr, "40">:$producer_regs,
+                       DefaultValuedAttr<I64Attr, "232">:$consumer_regs);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "issues a specialized loop's dots as asynchronous wgmma";
+  let description = [{
+    In the consumer role of a loop rewritten by
+    `transform.tiletag.warp_specialize`, every `tile.dot` becomes an
+    asynchronous `schedule.async wgmma`, committed as one group per step;
+    `schedule.wait_group wgmma pending <wait_depth>` keeps that many groups
+    in flight. A wgmma reads its shared operands until it retires, so the
+    release of a ring slot moves to the step where the group that read it
+    has retired: step n releases the slot of step n - wait_depth. The
+    epilogue first waits for every group (`pending 0`).
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not a loop
+    rewritten by `warp_specialize`, its consumer has no `tile.dot`, or
+    `wait_depth` is not below the number of stages (the producer would wait
+    for a release that never comes). Otherwise the loop is rewritten in
+    place, the proof stamps dropped, and the result handle points to it.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$wait_depth);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target `wait_depth` `(` $wait_depth `)` attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+#endif // TILETAG_TRANSFORMOPS_TILETAGTRANSFORMOPS_TD

@@ -1,0 +1,651 @@
+//===- TileTagTransformOps.cpp - transform.tiletag.* ops ------------------===//
+//
+// Part of the TileTag project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileTag/TransformOps/TileTagTransformOps.h"
+
+#include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
+#include "TileTag/Dialect/Tag/IR/TagOps.h"
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+#include "TileTag/Verification/CheckKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+using namespace mlir::tiletag;
+
+/// Rewrites invalidate proofs: a rewritten kernel carries no stamps until
+/// the checkers prove it again.
+static void dropProofStamps(Operation *kernel) {
+  kernel->removeAttr(tag::TagDialect::kVerifiedAttrName);
+  kernel->removeAttr(schedule::ScheduleDialect::kVerifiedAttrName);
+}
+
+//===----------------------------------------------------------------------===//
+// VerifyOp
+//===----------------------------------------------------------------------===//
+
+void tiletag::VerifyOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getTargetMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure tiletag::VerifyOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
+  if (!kernel)
+    return ::mlir::emitDefiniteFailure(target)
+           << "transform.tiletag.verify expects tile.kernel ops, got '"
+           << target->getName() << "'";
+  verify::CheckOptions options;
+  options.resourceLimit = getResourceLimit();
+  verify::KernelVerdict verdict;
+  {
+    // The checkers' own diagnostics become the failure's: a script that
+    // suppresses the failure (to try another rewrite) prints nothing.
+    ScopedDiagnosticHandler quiet(target->getContext(),
+                                  [](Diagnostic &) { return success(); });
+    verdict = verify::checkKernel(kernel, options);
+  }
+  bool proved = verify::stampVerdict(kernel, options, verdict);
+  if (proved)
+    return DiagnosedSilenceableFailure::success();
+  const verify::ObligationVerdict *first = nullptr;
+  for (const verify::ObligationVerdict &o : verdict.obligations) {
+    if (o.status == verify::ObligationVerdict::Unknown)
+      return ::mlir::emitDefiniteFailure(target)
+             << "@" << kernel.getSymName() << ": " << o.what << " (at "
+             << o.location << ")";
+    if (o.status == verify::ObligationVerdict::Failed && !first)
+      first = &o;
+  }
+  DiagnosedSilenceableFailure failure =
+      emitSilenceableError() << "@" << kernel.getSymName()
+                             << " does not verify: "
+                             << (first ? first->what : "a checker failed");
+  if (first) {
+    failure.attachNote(target->getLoc()) << "at " << first->location;
+    if (const auto &cex = first->counterexample) {
+      std::string values;
+      for (const auto &[name, value] : cex->values)
+        values += name + " = " + std::to_string(value) + "; ";
+      failure.attachNote() << "counterexample: " << values;
+      for (const verify::CounterexamplePoint &p : cex->points) {
+        std::string loops;
+        for (const auto &[name, value] : p.loops)
+          loops += ", " + name + " = " + std::to_string(value);
+        failure.attachNote() << "the " << p.op << " at " << p.location
+                             << loops
+                             << (p.memory.empty() ? "" : ", " + p.memory);
+      }
+      failure.attachNote() << "replay on the CPU: " << cex->replay;
+    }
+    // The checker's other notes (which ops of kernel and reference differ).
+    for (const std::string &note : first->notes)
+      if (!first->counterexample ||
+          (!StringRef(note).starts_with("counterexample:") &&
+           !StringRef(note).starts_with("replay on the CPU:")))
+        failure.attachNote() << note;
+  }
+  return failure;
+}
+
+//===----------------------------------------------------------------------===//
+// SplitKOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The reduction a kernel stores: `scf.for %v = 0 to %n step 1` whose
+/// iter_arg starts at a zero tile and accumulates (tile.dot into it, or
+/// arith.addf with it), stored by the kernel's one tile.store.
+struct StoredReduction {
+  tile::StoreOp store;
+  scf::ForOp loop;
+};
+} // namespace
+
+static bool isZeroTile(Value v) {
+  auto cst = v.getDefiningOp<arith::ConstantOp>();
+  auto dense =
+      cst ? llvm::dyn_cast<DenseFPElementsAttr>(cst.getValue()) : nullptr;
+  return dense && dense.isSplat() && dense.getSplatValue<APFloat>().isZero();
+}
+
+static std::optional<StoredReduction> findStoredReduction(tile::KernelOp k,
+                                                          std::string &why) {
+  SmallVector<tile::StoreOp> stores;
+  k.walk([&](tile::StoreOp s) { stores.push_back(s); });
+  if (stores.size() != 1) {
+    why = "expects exactly one tile.store, found " +
+          std::to_string(stores.size());
+    return std::nullopt;
+  }
+  tile::StoreOp store = stores.front();
+  if (store.getCombine()) {
+    why = "the store already combines into its output";
+    return std::nullopt;
+  }
+  auto result = llvm::dyn_cast<OpResult>(store.getValue());
+  auto loop = result ? llvm::dyn_cast<scf::ForOp>(result.getOwner()) : nullptr;
+  if (!loop || loop->getBlock() != store->getBlock()) {
+    why = "the stored value is not the result of an scf.for beside the store";
+    return std::nullopt;
+  }
+  unsigned i = result.getResultNumber();
+  if (!isConstantIntValue(loop.getLowerBound(), 0) ||
+      !isConstantIntValue(loop.getStep(), 1) || loop.getUnsignedCmp()) {
+    why = "the reduction loop must run from 0 in steps of 1";
+    return std::nullopt;
+  }
+  if (!isZeroTile(loop.getInitArgs()[i])) {
+    why = "the reduction must start from a zero tile";
+    return std::nullopt;
+  }
+  Value acc = loop.getRegionIterArgs()[i];
+  Value next = loop.getBody()->getTerminator()->getOperand(i);
+  bool accumulates = false;
+  if (auto dot = next.getDefiningOp<tile::DotOp>())
+    accumulates = dot.getAcc() == acc;
+  else if (auto add = next.getDefiningOp<arith::AddFOp>())
+    accumulates = add.getLhs() == acc || add.getRhs() == acc;
+  if (!accumulates || !acc.hasOneUse()) {
+    why = "the loop's iter_arg must only accumulate (tile.dot into it or "
+          "arith.addf with it)";
+    return std::nullopt;
+  }
+  return StoredReduction{store, loop};
+}
+
+DiagnosedSilenceableFailure tiletag::SplitKOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
+  if (!kernel)
+    return emitSilenceableError()
+           << "expects a tile.kernel, got '" << target->getName() << "'";
+  int64_t rank = kernel.getGridAttr().getInt();
+  if (rank >= 3)
+    return emitSilenceableError()
+           << "@" << kernel.getSymName()
+           << " already uses all 3 grid dimensions; split-k needs a new one";
+  if (kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName))
+    return emitSilenceableError()
+           << "@" << kernel.getSymName()
+           << " has a schedule; split the reduction before scheduling";
+  auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
+      tile::TileDialect::kLaunchAttrName);
+  if (!launch)
+    return emitSilenceableError()
+           << "@" << kernel.getSymName()
+           << " has no tile.launch to add the split count to";
+  if (llvm::any_of(launch.getSizeNames(),
+                   [](StringAttr n) { return n.getValue() == "S"; }))
+    return emitSilenceableError()
+           << "@" << kernel.getSymName()
+           << " already has a launch size S (split twice?)";
+  std::string why;
+  std::optional<StoredReduction> found = findStoredReduction(kernel, why);
+  if (!found)
+    return emitSilenceableError()
+           << "@" << kernel.getSymName() << ": " << why;
+
+  // The launch: a size S = splits and a grid dimension of extent S.
+  MLIRContext *ctx = kernel.getContext();
+  SmallVector<StringAttr> names(launch.getSizeNames());
+  SmallVector<int64_t> defaults(launch.getSizeDefaults());
+  names.push_back(StringAttr::get(ctx, "S"));
+  defaults.push_back(getSplits());
+  SmallVector<AffineExpr> grid(launch.getGrid());
+  grid.push_back(getAffineSymbolExpr(names.size() - 1, ctx));
+  kernel->setAttr(tile::TileDialect::kLaunchAttrName,
+                  tile::LaunchAttr::get(ctx, names, defaults, grid,
+                                        launch.getShapeNames(),
+                                        launch.getShapes(), launch.getCheck(),
+                                        launch.getThen()));
+  kernel.setGridAttr(rewriter.getI64IntegerAttr(rank + 1));
+
+  // Split ps runs [ps * per, min((ps + 1) * per, n)), per = n ceildiv S.
+  scf::ForOp loop = found->loop;
+  rewriter.setInsertionPoint(loop);
+  Location loc = loop.getLoc();
+  Value n = loop.getUpperBound();
+  Value split = tile::ProgramIdOp::create(rewriter, loc, rank);
+  Value splits = tile::NumProgramsOp::create(rewriter, loc, rank);
+  Value per = arith::CeilDivUIOp::create(rewriter, loc, n, splits);
+  Value beginRaw = arith::MulIOp::create(rewriter, loc, split, per);
+  Value begin = arith::MinUIOp::create(rewriter, loc, beginRaw, n);
+  Value endRaw = arith::AddIOp::create(rewriter, loc, begin, per);
+  Value end = arith::MinUIOp::create(rewriter, loc, endRaw, n);
+  rewriter.modifyOpInPlace(loop, [&] {
+    loop.getLowerBoundMutable().assign(begin);
+    loop.getUpperBoundMutable().assign(end);
+  });
+  rewriter.modifyOpInPlace(found->store, [&] {
+    found->store.setCombineAttr(
+        tile::StoreCombineAttr::get(ctx, tile::StoreCombine::Add));
+  });
+  dropProofStamps(kernel);
+  results.push_back(kernel);
+  return DiagnosedSilenceableFailure::success();
+}
+
+
+//===----------------------------------------------------------------------===//
+// Pipelining: StageLoadsOp, WarpSpecializeOp, AsyncMmaOp
+//===----------------------------------------------------------------------===//
+
+/// Shared memory of one CTA on sm_90a.
+static constexpr int64_t kSharedBytesPerCta = 227 * 1024;
+
+static int64_t byteSize(ShapedType type) {
+  return type.getNumElements() *
+         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+}
+
+/// The loop a pipelining op targets, in a kernel, or a reason.
+static FailureOr<std::pair<scf::ForOp, tile::KernelOp>>
+targetLoop(Operation *target, std::string &why) {
+  auto loop = llvm::dyn_cast<scf::ForOp>(target);
+  if (!loop) {
+    why = "expects an scf.for, got '" + target->getName().getStringRef().str() +
+          "'";
+    return failure();
+  }
+  auto kernel = loop->getParentOfType<tile::KernelOp>();
+  if (!kernel) {
+    why = "the loop is not in a tile.kernel";
+    return failure();
+  }
+  if (!isConstantIntValue(loop.getStep(), 1)) {
+    why = "the loop's step must be 1";
+    return failure();
+  }
+  return std::make_pair(loop, kernel);
+}
+
+/// The ring slot of a staged loop's step and the step's number: `slot =
+/// n mod stages` as stage_loads computes it.
+struct RingStep {
+  Value slot, n;
+  int64_t stages;
+};
+
+static std::optional<RingStep> ringStepOf(Value slot) {
+  auto rem = slot.getDefiningOp<arith::RemUIOp>();
+  if (!rem)
+    return std::nullopt;
+  std::optional<int64_t> stages = getConstantIntValue(rem.getRhs());
+  if (!stages)
+    return std::nullopt;
+  return RingStep{slot, rem.getLhs(), *stages};
+}
+
+static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// Moves `ops` (in order) to the end of `block`.
+static void moveToEnd(ArrayRef<Operation *> ops, Block *block) {
+  for (Operation *op : ops)
+    op->moveBefore(block, block->end());
+}
+
+DiagnosedSilenceableFailure tiletag::StageLoadsOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  std::string why;
+  auto found = targetLoop(target, why);
+  if (failed(found))
+    return emitSilenceableError() << why;
+  auto [loop, kernel] = *found;
+  if (kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName))
+    return emitSilenceableError()
+           << "@" << kernel.getSymName()
+           << " has a schedule; stage its loads before scheduling";
+  SmallVector<tile::LoadOp> loads;
+  for (Operation &op : *loop.getBody())
+    if (auto load = llvm::dyn_cast<tile::LoadOp>(op))
+      loads.push_back(load);
+  if (loads.empty())
+    return emitSilenceableError() << "the loop has no tile.load to stage";
+  int64_t stages = getStages();
+  int64_t bytes = 0;
+  kernel.walk([&](tile::AllocSharedOp a) { bytes += byteSize(a.getType()); });
+  for (tile::LoadOp load : loads)
+    bytes += stages * byteSize(load.getType());
+  if (bytes > kSharedBytesPerCta)
+    return emitSilenceableError()
+           << "the rings need " << bytes
+           << " bytes of shared memory with what the kernel has already; a "
+              "CTA has "
+           << kSharedBytesPerCta << " (227 KiB on sm_90a)";
+
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value n = loop.getInductionVar();
+  if (!isConstantIntValue(loop.getLowerBound(), 0))
+    n = arith::SubIOp::create(rewriter, loc, n, loop.getLowerBound());
+  Value slot = arith::RemUIOp::create(rewriter, loc, n,
+                                      indexConstant(rewriter, loc, stages));
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  for (tile::LoadOp load : loads) {
+    RankedTensorType tileType = load.getType();
+    SmallVector<int64_t> shape{stages};
+    llvm::append_range(shape, tileType.getShape());
+    auto ringType = MemRefType::get(shape, tileType.getElementType(),
+                                    MemRefLayoutAttrInterface(), workgroup);
+    rewriter.setInsertionPoint(loop);
+    Value ring = tile::AllocSharedOp::create(rewriter, load.getLoc(), ringType);
+    rewriter.setInsertionPoint(load);
+    tile::CopyOp::create(rewriter, load.getLoc(), load.getSource(),
+                         load.getIndices(), ring, ValueRange{slot},
+                         load.getOffsets(), load.getBounds(),
+                         load.getPaddingAttr());
+    Value read = tile::ReadOp::create(rewriter, load.getLoc(), tileType, ring,
+                                      ValueRange{slot});
+    rewriter.replaceOp(load, read);
+  }
+  dropProofStamps(kernel);
+  results.push_back(loop);
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// The role `name` directly in `block`, if any.
+static schedule::RoleOp roleIn(Block &block, StringRef name) {
+  for (Operation &op : block)
+    if (auto role = llvm::dyn_cast<schedule::RoleOp>(op))
+      if (role.getName() == name)
+        return role;
+  return {};
+}
+
+/// A region's single block, with its terminator.
+static Block *createBodyBlock(RewriterBase &rewriter, Region &region) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  return rewriter.createBlock(&region);
+}
+
+DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  std::string why;
+  auto found = targetLoop(target, why);
+  if (failed(found))
+    return emitSilenceableError() << why;
+  auto [loop, kernel] = *found;
+  if (kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName))
+    return emitSilenceableError()
+           << "@" << kernel.getSymName() << " has a schedule already";
+  Block *body = loop.getBody();
+  SmallVector<tile::CopyOp> copies;
+  for (Operation &op : *body)
+    if (auto copy = llvm::dyn_cast<tile::CopyOp>(op);
+        copy && copy.isGlobalToShared())
+      copies.push_back(copy);
+  std::optional<RingStep> step;
+  if (!copies.empty() && copies.front().getDestIndices().size() == 1)
+    step = ringStepOf(copies.front().getDestIndices().front());
+  if (!step)
+    return emitSilenceableError()
+           << "the loop has no copies into ring slots: stage its loads first "
+              "(transform.tiletag.stage_loads)";
+  Operation *first = copies.front();
+  int64_t bytes = 0;
+  for (tile::CopyOp copy : copies) {
+    auto ring = llvm::cast<MemRefType>(copy.getDest().getType());
+    if (copy.getDestIndices().size() != 1 ||
+        copy.getDestIndices().front() != step->slot ||
+        ring.getDimSize(0) != step->stages)
+      return emitSilenceableError()
+             << "every copy must fill slot n mod " << step->stages
+             << " of a ring of " << step->stages << " slots";
+    for (Value operand : copy->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && def->getBlock() == body && first->isBeforeInBlock(def))
+        return emitSilenceableError()
+               << "a copy depends on a value computed after the loop's first "
+                  "copy; the producer issues all copies together";
+    bytes += step->stages == 0
+                 ? 0
+                 : byteSize(MemRefType::get(tile::slotTileShape(ring, 1),
+                                            ring.getElementType()));
+  }
+  int64_t producerRegs = getProducerRegs(), consumerRegs = getConsumerRegs();
+  for (int64_t regs : {producerRegs, consumerRegs})
+    if (regs < 24 || regs > 256 || regs % 8 != 0)
+      return emitSilenceableError()
+             << "register budgets must be multiples of 8 in [24, 256], got "
+             << regs;
+  if ((producerRegs + consumerRegs) * 128 > 65536)
+    return emitSilenceableError()
+           << "the budgets need " << (producerRegs + consumerRegs) * 128
+           << " registers; a CTA of 2 warpgroups has 65536";
+
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = loop.getLoc();
+  int64_t stages = step->stages;
+  rewriter.setInsertionPoint(loop);
+  auto barrierType = schedule::MBarrierType::get(ctx, stages);
+  Value full = schedule::MBarrierInitOp::create(rewriter, loc, barrierType,
+                                                rewriter.getI64IntegerAttr(1));
+  Value empty = schedule::MBarrierInitOp::create(
+      rewriter, loc, barrierType, rewriter.getI64IntegerAttr(1));
+
+  // Step n's round and the parity of its phase.
+  rewriter.setInsertionPoint(first);
+  Value c1 = indexConstant(rewriter, loc, 1), c2 = indexConstant(rewriter, loc, 2),
+        cS = indexConstant(rewriter, loc, stages);
+  Value round = arith::DivUIOp::create(rewriter, loc, step->n, cS);
+  Value parity = arith::RemUIOp::create(rewriter, loc, round, c2);
+
+  // Producer: wait for the slot's release, expect the bytes, copy by TMA.
+  auto producer = schedule::RoleOp::create(
+      rewriter, loc, TypeRange{}, "producer", ArrayRef<int64_t>{0},
+      rewriter.getI64IntegerAttr(producerRegs));
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(
+        createBodyBlock(rewriter, producer.getBody()));
+    Value reuse = arith::CmpIOp::create(rewriter, loc,
+                                        arith::CmpIPredicate::uge, step->n, cS);
+    auto ifReuse = scf::IfOp::create(rewriter, loc, reuse, false);
+    {
+      OpBuilder::InsertionGuard inner(rewriter);
+      rewriter.setInsertionPoint(ifReuse.thenBlock()->getTerminator());
+      Value prevRound = arith::SubIOp::create(rewriter, loc, round, c1);
+      Value prevParity = arith::RemUIOp::create(rewriter, loc, prevRound, c2);
+      schedule::MBarrierWaitOp::create(rewriter, loc, empty, step->slot,
+                                       prevParity);
+    }
+    schedule::MBarrierArriveExpectTxOp::create(
+        rewriter, loc, full, step->slot, rewriter.getI64IntegerAttr(bytes));
+    auto tma = schedule::AsyncOp::create(rewriter, loc, TypeRange{},
+                                         schedule::AsyncUnit::tma, full,
+                                         step->slot);
+    Block *tmaBody = createBodyBlock(rewriter, tma.getBody());
+    SmallVector<Operation *> moved(copies.begin(), copies.end());
+    moveToEnd(moved, tmaBody);
+    rewriter.setInsertionPointToEnd(tmaBody);
+    schedule::YieldOp::create(rewriter, loc, ValueRange{});
+    rewriter.setInsertionPointAfter(tma);
+    schedule::YieldOp::create(rewriter, loc, ValueRange{});
+  }
+
+  // Consumer: wait for the data, compute, release the slot.
+  auto yield = llvm::cast<scf::YieldOp>(body->getTerminator());
+  SmallVector<Operation *> rest;
+  for (Operation *op = producer->getNextNode(); op != yield;
+       op = op->getNextNode())
+    rest.push_back(op);
+  rewriter.setInsertionPoint(yield);
+  auto consumer = schedule::RoleOp::create(
+      rewriter, loc, yield.getOperandTypes(), "consumer", ArrayRef<int64_t>{1},
+      rewriter.getI64IntegerAttr(consumerRegs));
+  Block *consumerBody = createBodyBlock(rewriter, consumer.getBody());
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(consumerBody);
+    schedule::MBarrierWaitOp::create(rewriter, loc, full, step->slot, parity);
+    moveToEnd(rest, consumerBody);
+    rewriter.setInsertionPointToEnd(consumerBody);
+    schedule::MBarrierArriveOp::create(rewriter, loc, empty, step->slot);
+    schedule::YieldOp::create(rewriter, loc, yield.getOperands());
+  }
+  rewriter.modifyOpInPlace(
+      yield, [&] { yield->setOperands(consumer.getResults()); });
+
+  // The epilogue (what follows the loop in its block) runs in the consumer.
+  Operation *terminator = loop->getBlock()->getTerminator();
+  SmallVector<Operation *> epilogue;
+  for (Operation *op = loop->getNextNode(); op != terminator;
+       op = op->getNextNode())
+    epilogue.push_back(op);
+  if (!epilogue.empty()) {
+    rewriter.setInsertionPoint(terminator);
+    auto tail = schedule::RoleOp::create(rewriter, loc, TypeRange{}, "consumer",
+                                         ArrayRef<int64_t>{1}, IntegerAttr());
+    Block *tailBody = createBodyBlock(rewriter, tail.getBody());
+    moveToEnd(epilogue, tailBody);
+    rewriter.setInsertionPointToEnd(tailBody);
+    schedule::YieldOp::create(rewriter, loc, ValueRange{});
+  }
+  kernel->setAttr(schedule::ScheduleDialect::kLaunchAttrName,
+                  schedule::LaunchAttr::get(ctx, 2, {}));
+  dropProofStamps(kernel);
+  results.push_back(loop);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  std::string why;
+  auto found = targetLoop(target, why);
+  if (failed(found))
+    return emitSilenceableError() << why;
+  auto [loop, kernel] = *found;
+  schedule::RoleOp consumer = roleIn(*loop.getBody(), "consumer");
+  Block *cb = consumer ? &consumer.getBody().front() : nullptr;
+  auto wait = cb ? llvm::dyn_cast<schedule::MBarrierWaitOp>(cb->front())
+                 : schedule::MBarrierWaitOp();
+  std::optional<RingStep> step = wait ? ringStepOf(wait.getIndex())
+                                      : std::nullopt;
+  schedule::MBarrierArriveOp release;
+  SmallVector<tile::DotOp> dots;
+  if (cb)
+    for (Operation &op : *cb) {
+      if (auto arrive = llvm::dyn_cast<schedule::MBarrierArriveOp>(op))
+        release = arrive;
+      if (auto dot = llvm::dyn_cast<tile::DotOp>(op))
+        dots.push_back(dot);
+    }
+  if (!step || !release)
+    return emitSilenceableError()
+           << "the loop has no consumer role that waits for a ring slot and "
+              "releases it: specialize it first "
+              "(transform.tiletag.warp_specialize)";
+  if (dots.empty())
+    return emitSilenceableError() << "the consumer has no tile.dot";
+  int64_t depth = getWaitDepth();
+  if (depth >= step->stages)
+    return emitSilenceableError()
+           << "wait_depth " << depth << " must be below the " << step->stages
+           << " stages: the producer would wait for a slot never released";
+
+  Location loc = loop.getLoc();
+  Operation *last = nullptr;
+  for (tile::DotOp dot : dots) {
+    rewriter.setInsertionPoint(dot);
+    auto mma = schedule::AsyncOp::create(rewriter, dot.getLoc(),
+                                         dot->getResultTypes(),
+                                         schedule::AsyncUnit::wgmma, Value(),
+                                         Value());
+    rewriter.replaceAllUsesWith(dot->getResults(), mma->getResults());
+    Block *mmaBody = createBodyBlock(rewriter, mma.getBody());
+    dot->moveBefore(mmaBody, mmaBody->end());
+    rewriter.setInsertionPointToEnd(mmaBody);
+    schedule::YieldOp::create(rewriter, dot.getLoc(), dot->getResults());
+    last = mma;
+  }
+  rewriter.setInsertionPointAfter(last);
+  auto wgmma = schedule::AsyncUnitAttr::get(kernel.getContext(),
+                                            schedule::AsyncUnit::wgmma);
+  schedule::CommitGroupOp::create(rewriter, loc, wgmma);
+  schedule::WaitGroupOp::create(rewriter, loc, wgmma,
+                                rewriter.getI64IntegerAttr(depth));
+  // The slot of step n - depth: its wgmma group has now retired.
+  if (depth > 0) {
+    rewriter.setInsertionPoint(release);
+    Value cD = indexConstant(rewriter, loc, depth);
+    Value hasPrev = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::uge, step->n, cD);
+    auto ifPrev = scf::IfOp::create(rewriter, loc, hasPrev, false);
+    rewriter.setInsertionPoint(ifPrev.thenBlock()->getTerminator());
+    Value prev = arith::SubIOp::create(rewriter, loc, step->n, cD);
+    Value prevSlot = arith::RemUIOp::create(
+        rewriter, loc, prev, indexConstant(rewriter, loc, step->stages));
+    schedule::MBarrierArriveOp::create(rewriter, loc, release.getBarriers(),
+                                       prevSlot);
+    rewriter.eraseOp(release);
+  }
+  // The epilogue waits for every group.
+  if (auto tail = llvm::dyn_cast_or_null<schedule::RoleOp>(loop->getNextNode());
+      tail && tail.getName() == "consumer") {
+    rewriter.setInsertionPointToStart(&tail.getBody().front());
+    schedule::WaitGroupOp::create(rewriter, loc, wgmma,
+                                  rewriter.getI64IntegerAttr(0));
+  }
+  dropProofStamps(kernel);
+  results.push_back(loop);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+#define GET_OP_CLASSES
+#include "TileTag/TransformOps/TileTagTransformOps.cpp.inc"
+
+namespace {
+class TileTagTransformExtension
+    : public transform::TransformDialectExtension<TileTagTransformExtension> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TileTagTransformExtension)
+  using Base::Base;
+
+  void init() {
+    declareGeneratedDialect<tile::TileDialect>();
+    declareGeneratedDialect<arith::ArithDialect>();
+    declareGeneratedDialect<scf::SCFDialect>();
+    declareGeneratedDialect<schedule::ScheduleDialect>();
+    declareGeneratedDialect<gpu::GPUDialect>();
+    registerTransformOps<
+#define GET_OP_LIST
+#include "TileTag/TransformOps/TileTagTransformOps.cpp.inc"
+        >();
+  }
+};
+} // namespace
+
+void mlir::tiletag::registerTransformDialectExtension(
+    DialectRegistry &registry) {
+  registry.addExtensions<TileTagTransformExtension>();
+}

@@ -1,0 +1,120 @@
+// Return modes of the transform.tiletag ops: a silenceable failure with a
+// reason when a rewrite does not apply (payload unchanged), a silenceable
+// failure with a counterexample when a proof fails, a definite failure for
+// a handle to something that is not a kernel.
+// RUN: tiletag-opt %s --split-input-file --transform-interpreter --verify-diagnostics
+
+// A kernel with a schedule: split before scheduling.
+tile.kernel @scheduled(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], Y = [N]]>,
+    schedule.launch = #schedule.launch<warpgroups = 1>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@scheduled has a schedule; split the reduction before scheduling}}
+    %s = transform.tiletag.split_k %k splits(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// No reduction loop feeds the store.
+tile.kernel @copy(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], Y = [N]]>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@copy: the stored value is not the result of an scf.for beside the store}}
+    %s = transform.tiletag.split_k %k splits(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A handle to a non-kernel op (the root module): a definite failure.
+// expected-error @below {{transform.tiletag.verify expects tile.kernel ops, got 'builtin.module'}}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    transform.tiletag.verify %root : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A K loop that stops one block early: the contract checker refutes it, and
+// the failure carries the counterexample and the replay command.
+// expected-note @below {{at }}
+tile.kernel @short(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"},
+                   %C: memref<?x?xf32> {tile.name = "C"})
+    grid(2) attributes {
+        tag.contract = @short_reference,
+        tile.launch = #tile.launch<sizes = [M = 256, N = 256, K = 320], grid = [M ceildiv 128, N ceildiv 128],
+                               shapes = [A = [M, K], B = [K, N], C = [M, N]], check = "gemm">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %i = tile.program_id 0
+  %j = tile.program_id 1
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %kblocks = arith.ceildivui %K, %c64 : index
+  %kshort = arith.floordivsi %K, %c64 : index
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %sum = scf.for %k = %c0 to %kshort step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %A[%i, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x64xbf16>
+    %b = tile.load %B[%k, %j] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x128xbf16>
+    %d = tile.dot %a, %b, %acc : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %sum, %C[%i, %j] : tensor<128x128xf32> -> memref<?x?xf32>
+  tile.return
+}
+tile.kernel @short_reference(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"},
+                             %C: memref<?x?xf32> {tile.name = "C"})
+    grid(2) attributes {
+        tile.launch = #tile.launch<sizes = [M = 256, N = 256, K = 320], grid = [M ceildiv 128, N ceildiv 128],
+                               shapes = [A = [M, K], B = [K, N], C = [M, N]], check = "gemm">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %i = tile.program_id 0
+  %j = tile.program_id 1
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %kblocks = arith.ceildivui %K, %c64 : index
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %sum = scf.for %k = %c0 to %kblocks step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %A[%i, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x64xbf16>
+    %b = tile.load %B[%k, %j] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x128xbf16>
+    %d = tile.dot %a, %b, %acc : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %sum, %C[%i, %j] : tensor<128x128xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} attributes {sym_name = "short"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@short does not verify:}}
+    // expected-note @below {{counterexample: }}
+    // expected-note @below {{the tile.store at}}
+    // expected-note @below {{replay on the CPU: tiletag-run}}
+    // expected-note @below {{in the kernel, here}}
+    // expected-note @below {{in the reference, here}}
+    // expected-note @below {{the reference's tile.store here}}
+    transform.tiletag.verify %k : !transform.any_op
+    transform.yield
+  }
+}
