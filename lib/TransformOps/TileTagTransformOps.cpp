@@ -415,6 +415,10 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
       return emitSilenceableError()
              << "every copy must fill slot n mod " << step->stages
              << " of a ring of " << step->stages << " slots";
+    if (!copy.getBounds().empty())
+      return emitSilenceableError()
+             << "a copy has `bounds`: TMA copies clip at the operand's size "
+                "only, so the producer cannot issue it";
     for (Value operand : copy->getOperands())
       if (Operation *def = operand.getDefiningOp();
           def && def->getBlock() == body && first->isBeforeInBlock(def))
@@ -427,16 +431,12 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
                                             ring.getElementType()));
   }
   int64_t producerRegs = getProducerRegs(), consumerRegs = getConsumerRegs();
+  // setmaxnreg's range; two warpgroups at 256 fill the 64K register file.
   for (int64_t regs : {producerRegs, consumerRegs})
     if (regs < 24 || regs > 256 || regs % 8 != 0)
       return emitSilenceableError()
              << "register budgets must be multiples of 8 in [24, 256], got "
              << regs;
-  if ((producerRegs + consumerRegs) * 128 > 65536)
-    return emitSilenceableError()
-           << "the budgets need " << (producerRegs + consumerRegs) * 128
-           << " registers; a CTA of 2 warpgroups has 65536";
-
   MLIRContext *ctx = kernel.getContext();
   Location loc = loop.getLoc();
   int64_t stages = step->stages;
@@ -570,7 +570,12 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
            << " stages: the producer would wait for a slot never released";
 
   Location loc = loop.getLoc();
-  Operation *last = nullptr;
+  auto wgmma = schedule::AsyncUnitAttr::get(kernel.getContext(),
+                                            schedule::AsyncUnit::wgmma);
+  Operation *yieldOp = cb->getTerminator();
+  // A dot whose result the step itself uses (attention's scores) is waited
+  // for at once; the others stay in flight, `wait_depth` groups deep.
+  bool inFlight = false;
   for (tile::DotOp dot : dots) {
     rewriter.setInsertionPoint(dot);
     auto mma = schedule::AsyncOp::create(rewriter, dot.getLoc(),
@@ -582,14 +587,20 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
     dot->moveBefore(mmaBody, mmaBody->end());
     rewriter.setInsertionPointToEnd(mmaBody);
     schedule::YieldOp::create(rewriter, dot.getLoc(), dot->getResults());
-    last = mma;
+    bool usedInStep = llvm::any_of(mma->getUsers(), [&](Operation *user) {
+      return user != yieldOp;
+    });
+    rewriter.setInsertionPointAfter(mma);
+    schedule::CommitGroupOp::create(rewriter, loc, wgmma);
+    inFlight = !usedInStep && depth > 0;
+    schedule::WaitGroupOp::create(rewriter, loc, wgmma,
+                                  rewriter.getI64IntegerAttr(
+                                      inFlight ? depth : 0));
   }
-  rewriter.setInsertionPointAfter(last);
-  auto wgmma = schedule::AsyncUnitAttr::get(kernel.getContext(),
-                                            schedule::AsyncUnit::wgmma);
-  schedule::CommitGroupOp::create(rewriter, loc, wgmma);
-  schedule::WaitGroupOp::create(rewriter, loc, wgmma,
-                                rewriter.getI64IntegerAttr(depth));
+  // With the last group in flight, the step's own wgmma still reads its
+  // slot: release the slot whose group has retired instead.
+  if (!inFlight)
+    depth = 0;
   // The slot of step n - depth: its wgmma group has now retired.
   if (depth > 0) {
     rewriter.setInsertionPoint(release);

@@ -167,8 +167,9 @@ def TileTag_WarpSpecializeOp : TileTag_TransformOp<"warp_specialize", [
 
     A silenceable failure (payload unchanged) when the target is not a loop
     staged by `stage_loads`, the kernel already has a schedule, a copy
-    depends on a value computed after the first copy, or the register
-    budgets exceed 64K registers per CTA of 2 warpgroups (256 threads).
+    depends on a value computed after the first copy, a copy has `bounds`
+    (TMA clips at the operand's size only), or a register budget is not
+    what `setmaxnreg` accepts (a multiple of 8 in [24, 256]).
     Otherwise the loop is rewritten in place, the proof stamps dropped, and
     the result handle points to the loop.
   }];
@@ -194,9 +195,11 @@ def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
   let description = [{
     In the consumer role of a loop rewritten by
     `transform.tiletag.warp_specialize`, every `tile.dot` becomes an
-    asynchronous `schedule.async wgmma`, committed as one group per step;
-    `schedule.wait_group wgmma pending <wait_depth>` keeps that many groups
-    in flight. A wgmma reads its shared operands until it retires, so the
+    asynchronous `schedule.async wgmma` committed as a group of its own. A
+    dot whose result the step itself uses (attention's scores) is waited for
+    at once (`pending 0`); after a dot whose result only flows to the next
+    step (an accumulator), `schedule.wait_group wgmma pending <wait_depth>`
+    keeps that many groups in flight. A wgmma reads its shared operands until it retires, so the
     release of a ring slot moves to the step where the group that read it
     has retired: step n releases the slot of step n - wait_depth. The
     epilogue first waits for every group (`pending 0`).

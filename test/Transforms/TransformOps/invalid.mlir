@@ -118,3 +118,99 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// stage_loads wants a loop; warp_specialize wants a staged loop.
+tile.kernel @plain(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [R = 64, C = 256], grid = [R ceildiv 16], shapes = [X = [R, C], Y = [R, C]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = tile.program_id 0
+  scf.for %j = %c0 to %c4 step %c1 {
+    %x = tile.load %X[%p, %j] padding(0.0 : f32) : memref<?x?xf32> -> tensor<16x64xf32>
+    tile.store %x, %Y[%p, %j] : tensor<16x64xf32> -> memref<?x?xf32>
+  }
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.structured.match ops{["scf.for"]} in %k : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expects an scf.for, got 'tile.kernel'}}
+    %a = transform.tiletag.stage_loads %k stages(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+tile.kernel @unstaged(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [R = 64, C = 256], grid = [R ceildiv 16], shapes = [X = [R, C], Y = [R, C]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = tile.program_id 0
+  scf.for %j = %c0 to %c4 step %c1 {
+    %x = tile.load %X[%p, %j] padding(0.0 : f32) : memref<?x?xf32> -> tensor<16x64xf32>
+    tile.store %x, %Y[%p, %j] : tensor<16x64xf32> -> memref<?x?xf32>
+  }
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the loop has no copies into ring slots: stage its loads first (transform.tiletag.stage_loads)}}
+    %a = transform.tiletag.warp_specialize %loop : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Rings beyond shared memory, register budgets setmaxnreg cannot set.
+tile.kernel @budgets(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [R = 64, C = 256], grid = [R ceildiv 16], shapes = [X = [R, C], Y = [R, C]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = tile.program_id 0
+  scf.for %j = %c0 to %c4 step %c1 {
+    %x = tile.load %X[%p, %j] padding(0.0 : f32) : memref<?x?xf32> -> tensor<16x64xf32>
+    tile.store %x, %Y[%p, %j] : tensor<16x64xf32> -> memref<?x?xf32>
+  }
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the rings need 262144 bytes of shared memory with what the kernel has already; a CTA has 232448 (227 KiB on sm_90a)}}
+    %big = transform.tiletag.stage_loads %loop stages(64) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+tile.kernel @regs(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [R = 64, C = 256], grid = [R ceildiv 16], shapes = [X = [R, C], Y = [R, C]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = tile.program_id 0
+  scf.for %j = %c0 to %c4 step %c1 {
+    %x = tile.load %X[%p, %j] padding(0.0 : f32) : memref<?x?xf32> -> tensor<16x64xf32>
+    tile.store %x, %Y[%p, %j] : tensor<16x64xf32> -> memref<?x?xf32>
+  }
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    %staged = transform.tiletag.stage_loads %loop stages(2) : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{register budgets must be multiples of 8 in [24, 256], got 300}}
+    %ws = transform.tiletag.warp_specialize %staged {producer_regs = 40, consumer_regs = 300} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
