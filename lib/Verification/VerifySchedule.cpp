@@ -550,7 +550,8 @@ private:
         return;
       int64_t bytes = 0;
       for (Operation &op : async.getBody().front().without_terminator())
-        bytes += bytesOf(llvm::cast<tile::CopyOp>(op));
+        if (auto copy = llvm::dyn_cast<tile::CopyOp>(op))
+          bytes += bytesOf(copy);
       // The arrive_expect_tx of this phase: the closest one before the copy
       // on the same barrier array, in the same block.
       schedule::MBarrierArriveExpectTxOp expect;
