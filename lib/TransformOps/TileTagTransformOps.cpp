@@ -254,9 +254,10 @@ static int64_t byteSize(ShapedType type) {
          llvm::divideCeil(type.getElementTypeBitWidth(), 8);
 }
 
-/// The loop a pipelining op targets, in a kernel, or a reason.
+/// The loop a pipelining op targets, in a kernel (one without a schedule if
+/// `unscheduled`), or a reason.
 static FailureOr<std::pair<scf::ForOp, tile::KernelOp>>
-targetLoop(Operation *target, std::string &why) {
+targetLoop(Operation *target, bool unscheduled, std::string &why) {
   auto loop = llvm::dyn_cast<scf::ForOp>(target);
   if (!loop) {
     why = "expects an scf.for, got '" + target->getName().getStringRef().str() +
@@ -270,6 +271,11 @@ targetLoop(Operation *target, std::string &why) {
   }
   if (!isConstantIntValue(loop.getStep(), 1)) {
     why = "the loop's step must be 1";
+    return failure();
+  }
+  if (unscheduled &&
+      kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName)) {
+    why = "@" + kernel.getSymName().str() + " has a schedule already";
     return failure();
   }
   return std::make_pair(loop, kernel);
@@ -307,14 +313,10 @@ DiagnosedSilenceableFailure tiletag::StageLoadsOp::applyToOne(
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
   std::string why;
-  auto found = targetLoop(target, why);
+  auto found = targetLoop(target, /*unscheduled=*/true, why);
   if (failed(found))
     return emitSilenceableError() << why;
   auto [loop, kernel] = *found;
-  if (kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName))
-    return emitSilenceableError()
-           << "@" << kernel.getSymName()
-           << " has a schedule; stage its loads before scheduling";
   SmallVector<tile::LoadOp> loads;
   for (Operation &op : *loop.getBody())
     if (auto load = llvm::dyn_cast<tile::LoadOp>(op))
@@ -385,13 +387,10 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
   std::string why;
-  auto found = targetLoop(target, why);
+  auto found = targetLoop(target, /*unscheduled=*/true, why);
   if (failed(found))
     return emitSilenceableError() << why;
   auto [loop, kernel] = *found;
-  if (kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName))
-    return emitSilenceableError()
-           << "@" << kernel.getSymName() << " has a schedule already";
   Block *body = loop.getBody();
   SmallVector<tile::CopyOp> copies;
   for (Operation &op : *body)
@@ -537,7 +536,7 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
   std::string why;
-  auto found = targetLoop(target, why);
+  auto found = targetLoop(target, /*unscheduled=*/false, why);
   if (failed(found))
     return emitSilenceableError() << why;
   auto [loop, kernel] = *found;
