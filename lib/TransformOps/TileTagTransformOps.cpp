@@ -76,27 +76,10 @@ DiagnosedSilenceableFailure tiletag::VerifyOp::applyToOne(
                              << (first ? first->what : "a checker failed");
   if (first) {
     failure.attachNote(target->getLoc()) << "at " << first->location;
-    if (const auto &cex = first->counterexample) {
-      std::string values;
-      for (const auto &[name, value] : cex->values)
-        values += name + " = " + std::to_string(value) + "; ";
-      failure.attachNote() << "counterexample: " << values;
-      for (const verify::CounterexamplePoint &p : cex->points) {
-        std::string loops;
-        for (const auto &[name, value] : p.loops)
-          loops += ", " + name + " = " + std::to_string(value);
-        failure.attachNote() << "the " << p.op << " at " << p.location
-                             << loops
-                             << (p.memory.empty() ? "" : ", " + p.memory);
-      }
-      failure.attachNote() << "replay on the CPU: " << cex->replay;
-    }
-    // The checker's other notes (which ops of kernel and reference differ).
+    // The checker's notes: the counterexample, the ops and iterations
+    // involved, and the tiletag-run command that replays it.
     for (const std::string &note : first->notes)
-      if (!first->counterexample ||
-          (!StringRef(note).starts_with("counterexample:") &&
-           !StringRef(note).starts_with("replay on the CPU:")))
-        failure.attachNote() << note;
+      failure.attachNote() << note;
   }
   return failure;
 }
@@ -622,6 +605,41 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
     schedule::WaitGroupOp::create(rewriter, loc, wgmma,
                                   rewriter.getI64IntegerAttr(0));
   }
+  dropProofStamps(kernel);
+  results.push_back(loop);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// MapLoopOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure tiletag::MapLoopOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto loop = llvm::dyn_cast<scf::ForOp>(target);
+  auto kernel = loop ? loop->getParentOfType<tile::KernelOp>() : nullptr;
+  if (!kernel)
+    return emitSilenceableError()
+           << "expects an scf.for in a tile.kernel, got '" << target->getName()
+           << "'";
+  std::optional<schedule::ParallelLevel> level =
+      schedule::symbolizeParallelLevel(getLevel());
+  if (!level || *level == schedule::ParallelLevel::sequential)
+    return emitSilenceableError()
+           << "unknown level '" << getLevel()
+           << "' (expected cta, warpgroup, warp or thread)";
+  if (loop.getNumRegionIterArgs() != 0)
+    return emitSilenceableError()
+           << "the loop carries values from one iteration to the next; "
+              "concurrent iterations cannot";
+  if (loop->hasAttr(schedule::ScheduleDialect::kMapAttrName))
+    return emitSilenceableError() << "the loop is mapped already";
+  rewriter.modifyOpInPlace(loop, [&] {
+    loop->setAttr(schedule::ScheduleDialect::kMapAttrName,
+                  schedule::ParallelLevelAttr::get(loop.getContext(), *level));
+  });
   dropProofStamps(kernel);
   results.push_back(loop);
   return DiagnosedSilenceableFailure::success();

@@ -226,4 +226,41 @@ def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
   }];
 }
 
+def TileTag_MapLoopOp : TileTag_TransformOp<"map_loop", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "runs a loop's iterations concurrently at a parallel level";
+  let description = [{
+    Marks the target `scf.for` with `schedule.map = #schedule.map<level>`:
+    its iterations run concurrently, spread over programs (`cta`, a
+    persistent loop), warpgroups, warps or threads of the program.
+
+    Invariants instantiated: none beyond the annotation; the schedule
+    checker proves that no two iterations touch the same elements without a
+    barrier between (a race is an error with the two iterations as the
+    counterexample).
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not an
+    `scf.for` in a `tile.kernel`, carries values from one iteration to the
+    next (iter_args: concurrent iterations cannot), is mapped already, or
+    `level` is not one of `cta`, `warpgroup`, `warp`, `thread`. Otherwise
+    the annotation is set, the kernel's proof stamps dropped, and the result
+    handle points to the loop. The Hopper lowering does not implement mapped
+    loops yet and refuses such kernels with a reason.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, StrAttr:$level);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target `to` $level attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 #endif // TILETAG_TRANSFORMOPS_TILETAGTRANSFORMOPS_TD

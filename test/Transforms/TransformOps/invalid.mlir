@@ -109,7 +109,6 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{@short does not verify:}}
     // expected-note @below {{counterexample: }}
-    // expected-note @below {{the tile.store at}}
     // expected-note @below {{replay on the CPU: tiletag-run}}
     // expected-note @below {{in the kernel, here}}
     // expected-note @below {{in the reference, here}}
