@@ -407,10 +407,8 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
         return emitSilenceableError()
                << "a copy depends on a value computed after the loop's first "
                   "copy; the producer issues all copies together";
-    bytes += step->stages == 0
-                 ? 0
-                 : byteSize(MemRefType::get(tile::slotTileShape(ring, 1),
-                                            ring.getElementType()));
+    bytes += byteSize(MemRefType::get(tile::slotTileShape(ring, 1),
+                                      ring.getElementType()));
   }
   int64_t producerRegs = getProducerRegs(), consumerRegs = getConsumerRegs();
   // setmaxnreg's range; two warpgroups at 256 fill the 64K register file.
@@ -419,6 +417,19 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
       return emitSilenceableError()
              << "register budgets must be multiples of 8 in [24, 256], got "
              << regs;
+  // The epilogue (what follows the loop in its block) will run in the
+  // consumer: nothing after it may use its values.
+  Operation *terminator = loop->getBlock()->getTerminator();
+  SmallVector<Operation *> epilogue;
+  for (Operation *op = loop->getNextNode(); op != terminator;
+       op = op->getNextNode())
+    epilogue.push_back(op);
+  for (Value v : terminator->getOperands())
+    if (llvm::is_contained(epilogue, v.getDefiningOp()))
+      return emitSilenceableError()
+             << "the loop's block returns a value computed after the loop; "
+                "the consumer's epilogue cannot";
+
   MLIRContext *ctx = kernel.getContext();
   Location loc = loop.getLoc();
   int64_t stages = step->stages;
@@ -492,12 +503,7 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
   rewriter.modifyOpInPlace(
       yield, [&] { yield->setOperands(consumer.getResults()); });
 
-  // The epilogue (what follows the loop in its block) runs in the consumer.
-  Operation *terminator = loop->getBlock()->getTerminator();
-  SmallVector<Operation *> epilogue;
-  for (Operation *op = loop->getNextNode(); op != terminator;
-       op = op->getNextNode())
-    epilogue.push_back(op);
+  // The epilogue runs in the consumer.
   if (!epilogue.empty()) {
     rewriter.setInsertionPoint(terminator);
     auto tail = schedule::RoleOp::create(rewriter, loc, TypeRange{}, "consumer",
