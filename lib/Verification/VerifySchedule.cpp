@@ -876,6 +876,35 @@ private:
     return any;
   }
 
+  /// The other way a wgmma's read of `x` completes: a commit_group after it
+  /// and a `pending 0` wait_group of its role (the epilogue's, at the end of
+  /// a tile whose next step never comes), from which an mbarrier edge leads
+  /// to `y`. Its instances are named "@hb..." so that noHappensBefore
+  /// quantifies them.
+  z3::expr drainedThenHappensBefore(Operation *x, Instance &ix,
+                                    schedule::AsyncOp reader, Operation *y,
+                                    Instance &iy) {
+    z3::expr any = ctx.bool_val(false);
+    schedule::AsyncUnit unit = reader.getUnit();
+    kernel.walk([&](schedule::WaitGroupOp w) {
+      if (w.getUnit() != unit || w.getPendingAttr().getInt() != 0 ||
+          roleOf(w) != roleOf(reader))
+        return;
+      kernel.walk([&](schedule::CommitGroupOp c) {
+        if (c.getUnit() != unit || roleOf(c) != roleOf(reader))
+          return;
+        Instance ic = fresh("@hbc");
+        Release drain{w, fresh("@hbd")};
+        any = any || (model.executes(c, ic) &&
+                      model.executes(w, drain.inst) &&
+                      model.before(x, ix, c, ic) &&
+                      model.before(c, ic, w, drain.inst) &&
+                      happensBefore(drain, x, ix, y, iy));
+      });
+    });
+    return any;
+  }
+
   /// Conflicting shared-memory accesses of different roles (or of a role
   /// and its TMA unit) are ordered by an mbarrier edge, in sequential order.
   void checkRoleSynchronization() {
@@ -931,8 +960,10 @@ private:
         z3::expr conflict = model.executes(x.op, ix) &&
                             model.executes(y.op, iy) && overlap(x, ix, y, iy) &&
                             model.before(x.op, ix, y.op, iy);
-        z3::expr noEdge =
-            noHappensBefore(happensBefore(*rel, x.op, ix, y.op, iy));
+        z3::expr hb = happensBefore(*rel, x.op, ix, y.op, iy);
+        if (schedule::AsyncOp reader = asyncReaderOf(x.op))
+          hb = hb || drainedThenHappensBefore(x.op, ix, reader, y.op, iy);
+        z3::expr noEdge = noHappensBefore(hb);
         std::string what = std::string(x.write && y.write ? "write-write"
                                        : x.write          ? "read-after-write"
                                                  : "write-after-read") +
