@@ -102,7 +102,8 @@ static bool isZeroTile(Value v) {
   auto cst = v.getDefiningOp<arith::ConstantOp>();
   auto dense =
       cst ? llvm::dyn_cast<DenseFPElementsAttr>(cst.getValue()) : nullptr;
-  return dense && dense.isSplat() && dense.getSplatValue<APFloat>().isZero();
+  return dense && dense.isSplat() &&
+         dense.getSplatValue<APFloat>().isPosZero();
 }
 
 static std::optional<StoredReduction> findStoredReduction(tile::KernelOp k,
@@ -126,6 +127,11 @@ static std::optional<StoredReduction> findStoredReduction(tile::KernelOp k,
     return std::nullopt;
   }
   unsigned i = result.getResultNumber();
+  if (loop.getNumRegionIterArgs() != 1) {
+    why = "the reduction loop carries other values, which a split would "
+          "leave partial";
+    return std::nullopt;
+  }
   if (!isConstantIntValue(loop.getLowerBound(), 0) ||
       !isConstantIntValue(loop.getStep(), 1) || loop.getUnsignedCmp()) {
     why = "the reduction loop must run from 0 in steps of 1";

@@ -213,3 +213,31 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A reduction loop that carries a second value: splitting would leave it
+// partial.
+tile.kernel @two_carried(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [R = 64, C = 256], grid = [R ceildiv 16], shapes = [X = [R, C], Y = [R, C]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = tile.program_id 0
+  %zero = arith.constant dense<0.0> : tensor<16x64xf32>
+  %sum:2 = scf.for %j = %c0 to %c4 step %c1 iter_args(%acc = %zero, %last = %zero) -> (tensor<16x64xf32>, tensor<16x64xf32>) {
+    %x = tile.load %X[%p, %j] padding(0.0 : f32) : memref<?x?xf32> -> tensor<16x64xf32>
+    %s = arith.addf %acc, %x : tensor<16x64xf32>
+    scf.yield %s, %x : tensor<16x64xf32>, tensor<16x64xf32>
+  }
+  tile.store %sum#0, %Y[%p, %c0] : tensor<16x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@two_carried: the reduction loop carries other values, which a split would leave partial}}
+    %s = transform.tiletag.split_k %k splits(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
