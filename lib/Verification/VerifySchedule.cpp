@@ -876,32 +876,48 @@ private:
     return any;
   }
 
-  /// The other way a wgmma's read of `x` completes: a commit_group after it
-  /// and a `pending 0` wait_group of its role (the epilogue's, at the end of
-  /// a tile whose next step never comes), from which an mbarrier edge leads
-  /// to `y`. Its instances are named "@hb..." so that noHappensBefore
-  /// quantifies them.
+  /// Calls `fn(c, ic, w, iw, drained)` for every drain of `async`'s unit
+  /// that can complete `x` (in `ix`): a commit_group `c` of its role after
+  /// `x` and a `pending 0` wait_group `w` of its role after that commit,
+  /// `drained` saying so over fresh instances whose names start with
+  /// `prefix`.
+  void forEachDrain(Operation *x, Instance &ix, schedule::AsyncOp async,
+                    StringRef prefix,
+                    llvm::function_ref<void(Operation *, Instance &, Operation *,
+                                            Instance &, const z3::expr &)>
+                        fn) {
+    schedule::AsyncUnit unit = async.getUnit();
+    kernel.walk([&](schedule::WaitGroupOp w) {
+      if (w.getUnit() != unit || w.getPendingAttr().getInt() != 0 ||
+          roleOf(w) != roleOf(async))
+        return;
+      kernel.walk([&](schedule::CommitGroupOp c) {
+        if (c.getUnit() != unit || roleOf(c) != roleOf(async))
+          return;
+        Instance ic = fresh((prefix + "c").str()),
+                 iw = fresh((prefix + "w").str());
+        z3::expr drained = model.executes(c, ic) && model.executes(w, iw) &&
+                           model.before(x, ix, c, ic) &&
+                           model.before(c, ic, w, iw);
+        fn(c, ic, w, iw, drained);
+      });
+    });
+  }
+
+  /// The other way a wgmma's read of `x` completes: a drain (the epilogue's
+  /// `pending 0`, at the end of a tile whose next step never comes), from
+  /// which an mbarrier edge leads to `y`. Its instances are named "@hb..."
+  /// so that noHappensBefore quantifies them.
   z3::expr drainedThenHappensBefore(Operation *x, Instance &ix,
                                     schedule::AsyncOp reader, Operation *y,
                                     Instance &iy) {
     z3::expr any = ctx.bool_val(false);
-    schedule::AsyncUnit unit = reader.getUnit();
-    kernel.walk([&](schedule::WaitGroupOp w) {
-      if (w.getUnit() != unit || w.getPendingAttr().getInt() != 0 ||
-          roleOf(w) != roleOf(reader))
-        return;
-      kernel.walk([&](schedule::CommitGroupOp c) {
-        if (c.getUnit() != unit || roleOf(c) != roleOf(reader))
-          return;
-        Instance ic = fresh("@hbc");
-        Release drain{w, fresh("@hbd")};
-        any = any || (model.executes(c, ic) &&
-                      model.executes(w, drain.inst) &&
-                      model.before(x, ix, c, ic) &&
-                      model.before(c, ic, w, drain.inst) &&
-                      happensBefore(drain, x, ix, y, iy));
-      });
-    });
+    forEachDrain(x, ix, reader, "@hb",
+                 [&](Operation *, Instance &, Operation *w, Instance &iw,
+                     const z3::expr &drained) {
+                   Release drain{w, iw};
+                   any = any || (drained && happensBefore(drain, x, ix, y, iy));
+                 });
     return any;
   }
 
@@ -1028,32 +1044,22 @@ private:
   /// to be used positively.
   z3::expr retiredBefore(const Access &x, Instance &ix, schedule::AsyncOp async,
                          Operation *y, Instance &iy) {
-    schedule::AsyncUnit unit = async.getUnit();
     z3::expr retired = ctx.bool_val(false);
     if (std::optional<Release> rel = retiringWait(async, ix)) {
       retired = model.executes(rel->op, rel->inst);
       if (y)
         retired = retired && model.before(rel->op, rel->inst, y, iy);
     }
-    kernel.walk([&](schedule::WaitGroupOp w) {
-      if (w.getUnit() != unit || w.getPendingAttr().getInt() != 0 ||
-          roleOf(w) != roleOf(async))
-        return;
-      kernel.walk([&](schedule::CommitGroupOp c) {
-        if (c.getUnit() != unit || roleOf(c) != roleOf(async))
-          return;
-        Instance iw = fresh("@rw"), ic = fresh("@rc");
-        z3::expr drained = model.executes(c, ic) && model.executes(w, iw) &&
-                           model.before(x.op, ix, c, ic) &&
-                           model.before(c, ic, w, iw);
-        if (y)
-          drained = drained && model.before(w, iw, y, iy);
-        std::vector<z3::expr> vars = model.loopVars(c, ic);
-        std::vector<z3::expr> wVars = model.loopVars(w, iw);
-        vars.insert(vars.end(), wVars.begin(), wVars.end());
-        retired = retired || model.exists(vars, drained);
-      });
-    });
+    forEachDrain(x.op, ix, async, "@r",
+                 [&](Operation *c, Instance &ic, Operation *w, Instance &iw,
+                     z3::expr drained) {
+                   if (y)
+                     drained = drained && model.before(w, iw, y, iy);
+                   std::vector<z3::expr> vars = model.loopVars(c, ic);
+                   std::vector<z3::expr> wVars = model.loopVars(w, iw);
+                   vars.insert(vars.end(), wVars.begin(), wVars.end());
+                   retired = retired || model.exists(vars, drained);
+                 });
     return retired;
   }
 
