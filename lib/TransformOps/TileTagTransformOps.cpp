@@ -275,6 +275,7 @@ targetLoop(Operation *target, bool unscheduled, std::string &why) {
 struct RingStep {
   Value slot, n;
   int64_t stages;
+  Value stagesValue; // the constant `slot` is computed with
 };
 
 static std::optional<RingStep> ringStepOf(Value slot) {
@@ -284,7 +285,7 @@ static std::optional<RingStep> ringStepOf(Value slot) {
   std::optional<int64_t> stages = getConstantIntValue(rem.getRhs());
   if (!stages)
     return std::nullopt;
-  return RingStep{slot, rem.getLhs(), *stages};
+  return RingStep{slot, rem.getLhs(), *stages, rem.getRhs()};
 }
 
 static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
@@ -449,7 +450,7 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
   // Step n's round and the parity of its phase.
   rewriter.setInsertionPoint(first);
   Value c1 = indexConstant(rewriter, loc, 1), c2 = indexConstant(rewriter, loc, 2),
-        cS = indexConstant(rewriter, loc, stages);
+        cS = step->stagesValue;
   Value round = arith::DivUIOp::create(rewriter, loc, step->n, cS);
   Value parity = arith::RemUIOp::create(rewriter, loc, round, c2);
 
@@ -605,7 +606,7 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
     rewriter.setInsertionPoint(ifPrev.thenBlock()->getTerminator());
     Value prev = arith::SubIOp::create(rewriter, loc, step->n, cD);
     Value prevSlot = arith::RemUIOp::create(
-        rewriter, loc, prev, indexConstant(rewriter, loc, step->stages));
+        rewriter, loc, prev, step->stagesValue);
     schedule::MBarrierArriveOp::create(rewriter, loc, release.getBarriers(),
                                        prevSlot);
     rewriter.eraseOp(release);
