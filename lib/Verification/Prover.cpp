@@ -130,6 +130,7 @@ public:
       return it->second;
     z3::expr result = e;
     if (e.is_quantifier()) {
+      quantified = true;
       z3::expr body = rewrite(e.body());
       Z3_ast arg = body;
       result = z3::expr(ctx, Z3_update_term(ctx, e, 1, &arg));
@@ -161,6 +162,7 @@ public:
   }
 
   bool changed() const { return count > 0; }
+  bool hasQuantifier() const { return quantified; }
   z3::expr factsOf() { return z3::mk_and(facts); }
   /// The constants the abstracted subterms are built from: fixed to
   /// numbers, those subterms are linear again.
@@ -227,6 +229,23 @@ private:
     facts.push_back(z3::implies(x <= 0 && y >= 0, p <= 0));
     facts.push_back(z3::implies(x >= 1 && y >= 0, p >= y));
     facts.push_back(z3::implies(y >= 1 && x >= 0, p >= x));
+    // Products that share a factor grow with the other one (distributivity
+    // and monotonicity): `ps * per` and `(ps + 1) * per` differ by `per`.
+    for (const Product &q : products)
+      for (auto [a, c, b, d] : {std::tuple{x, y, q.x, q.y},
+                                std::tuple{y, x, q.x, q.y},
+                                std::tuple{x, y, q.y, q.x},
+                                std::tuple{y, x, q.y, q.x}}) {
+        // p = a * c and q = b * d with c and d the same term.
+        if (!z3::eq(c, d))
+          continue;
+        facts.push_back(z3::implies(b == a + 1, q.p == p + c));
+        facts.push_back(z3::implies(a == b + 1, p == q.p + c));
+        facts.push_back(z3::implies(c >= 0 && a < b, p + c <= q.p));
+        facts.push_back(z3::implies(c >= 0 && b < a, q.p + c <= p));
+        facts.push_back(z3::implies(a == b, p == q.p));
+      }
+    products.push_back({x, y, p});
     return p;
   }
 
@@ -238,6 +257,11 @@ private:
     facts.push_back(z3::implies(b >= 1 && a >= 0, q >= 0 && q <= a));
     facts.push_back(z3::implies(b >= 1 && a >= 0 && a < b, q == 0));
     facts.push_back(z3::implies(b >= 2 && a >= 1, q < a));
+    // b * q as a product of its own, so that it meets the kernel's products
+    // of q ("split E - 1 ends at (E - 1) * per + per = E * per >= n").
+    z3::expr m = multiply(b, q);
+    facts.push_back(z3::implies(b >= 1, m <= a && a < m + b));
+    facts.push_back(z3::implies(b <= -1, m <= a && a < m - b));
     return q;
   }
 
@@ -257,6 +281,11 @@ private:
   std::unordered_map<unsigned, bool> bound;
   std::vector<z3::expr> inputs;
   llvm::DenseSet<unsigned> inputIds;
+  bool quantified = false;
+  struct Product {
+    z3::expr x, y, p; // p stands for x * y
+  };
+  std::vector<Product> products;
   unsigned count = 0;
 };
 } // namespace
@@ -330,9 +359,13 @@ Verdict Prover::solve(const std::string &text,
 AbstractedFormula
 mlir::tiletag::verify::abstractNonlinear(const z3::expr &formula) {
   NonlinearAbstraction abstraction(formula.ctx());
-  z3::expr rewritten = abstraction.rewrite(formula);
+  // Simplified first, so that equal subterms written two ways (a dimension
+  // behind an `ite` on a constant condition, as each program instance
+  // spells it) become one term, one constant, and products that share it
+  // get the facts that relate them.
+  z3::expr rewritten = abstraction.rewrite(formula.simplify());
   return {rewritten, abstraction.factsOf(), abstraction.inputConstants(),
-          abstraction.changed()};
+          abstraction.changed(), abstraction.hasQuantifier()};
 }
 
 Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
@@ -346,47 +379,56 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
   };
   std::string text = toText(formula);
   dump(what, text, "");
-  // A quarter of the limit decides most queries exactly. If that is not
-  // enough, nonlinear subterms are abstracted (see NonlinearAbstraction):
-  // an unsat answer there is a proof. A model of the abstraction is a
-  // candidate: with the constants of the nonlinear terms fixed to its
-  // values the formula is linear, and a model of that is a real one. Last,
-  // the exact formula gets the whole limit.
-  Verdict verdict = solve(text, minimal, resourceLimit / 4);
-  uint64_t spent = verdict.resources;
-  auto finish = [&](Verdict v) {
+  // Nonlinear subterms abstracted (see abstractNonlinear): an unsat answer
+  // there is a proof. A model of the abstraction is a candidate: with the
+  // constants of the nonlinear terms fixed to its values the formula is
+  // linear, and a model of that is a real one.
+  AbstractedFormula abstraction = abstractNonlinear(formula);
+  uint64_t spent = 0;
+  auto attempt = [&](const std::string &query, uint64_t limit) {
+    Verdict v = solve(query, minimal, limit);
+    spent += v.resources;
     v.resources = spent;
     return v;
   };
-  if (verdict.kind == Verdict::Unknown) {
-    AbstractedFormula abstraction = abstractNonlinear(formula);
-    std::optional<Verdict> found;
-    if (abstraction.changed) {
-      std::string linear = toText(abstraction.facts && abstraction.formula);
-      dump(what, linear, "-abstracted");
-      Verdict attempt = solve(linear, minimal, resourceLimit / 4);
-      spent += attempt.resources;
-      if (attempt.kind == Verdict::Unsat) {
-        found = finish(std::move(attempt));
-      } else if (attempt.kind == Verdict::Sat) {
-        z3::expr fixed = formula;
-        for (const z3::expr &c : abstraction.inputs)
-          fixed = fixed && c == attempt.model->eval(c, true);
-        std::string instance = toText(fixed);
-        dump(what, instance, "-instance");
-        Verdict candidate = solve(instance, minimal, resourceLimit / 4);
-        spent += candidate.resources;
-        if (candidate.kind == Verdict::Sat)
-          found = finish(std::move(candidate));
-      }
-    }
-    if (!found) {
-      Verdict exact = solve(text, minimal, resourceLimit);
-      spent += exact.resources;
-      found = finish(std::move(exact));
-    }
-    verdict = std::move(*found);
+  auto throughAbstraction = [&]() -> std::optional<Verdict> {
+    if (!abstraction.changed)
+      return std::nullopt;
+    std::string linear = toText(abstraction.facts && abstraction.formula);
+    dump(what, linear, "-abstracted");
+    Verdict v = attempt(linear, resourceLimit / 4);
+    if (v.kind == Verdict::Unsat)
+      return v;
+    if (v.kind != Verdict::Sat)
+      return std::nullopt;
+    z3::expr fixed = formula;
+    for (const z3::expr &c : abstraction.inputs)
+      fixed = fixed && c == v.model->eval(c, true);
+    std::string instance = toText(fixed);
+    dump(what, instance, "-instance");
+    Verdict candidate = attempt(instance, resourceLimit / 4);
+    if (candidate.kind == Verdict::Sat)
+      return candidate;
+    return std::nullopt;
+  };
+  // Quantified queries: a quarter of the limit decides most exactly, then
+  // the abstraction. Quantifier-free nonlinear ones go to the abstraction
+  // first: Z3's tactic for nonlinear integer arithmetic gives its steps
+  // wall-clock slices, so its answers depend on the machine's load. Last,
+  // the exact formula gets the whole limit.
+  std::optional<Verdict> found;
+  if (abstraction.changed && !abstraction.quantified) {
+    found = throughAbstraction();
+  } else {
+    Verdict quick = attempt(text, resourceLimit / 4);
+    if (quick.kind != Verdict::Unknown)
+      found = std::move(quick);
+    else
+      found = throughAbstraction();
   }
+  if (!found)
+    found = attempt(text, resourceLimit);
+  Verdict verdict = std::move(*found);
   resources += verdict.resources;
   maxResources = std::max(maxResources, verdict.resources);
   millis += std::chrono::duration<double, std::milli>(

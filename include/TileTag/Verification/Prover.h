@@ -96,6 +96,9 @@ struct AbstractedFormula {
   /// The constants the abstracted terms are built from.
   std::vector<z3::expr> inputs;
   bool changed;
+  /// Whether `formula` has quantifiers (their bodies keep nonlinear terms
+  /// that mention bound variables).
+  bool quantified;
 };
 
 /// Replaces the subterms of `formula` that no quantifier binds and that Z3
