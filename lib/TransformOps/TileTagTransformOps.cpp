@@ -18,9 +18,15 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::tiletag;
+
+static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
 
 /// Rewrites invalidate proofs: a rewritten kernel carries no stamps until
 /// the checkers prove it again.
@@ -232,6 +238,258 @@ DiagnosedSilenceableFailure tiletag::SplitKOp::applyToOne(
 
 
 //===----------------------------------------------------------------------===//
+// CoarsenOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Rebuilds a kernel's body so that one program does the work of `factor`
+/// consecutive programs along one grid dimension. `maps[c]` maps the old
+/// body's values to those of block c; a value is shared when every map
+/// gives the same one.
+class ProgramCoarsener {
+public:
+  ProgramCoarsener(RewriterBase &rewriter, int64_t dim, int64_t factor)
+      : rewriter(rewriter), dim(dim), factor(factor), maps(factor) {}
+
+  /// Re-creates `ops` (in order) at the rewriter's insertion point.
+  void rebuild(ArrayRef<Operation *> ops) {
+    for (Operation *op : ops)
+      rebuildOp(op);
+  }
+
+private:
+  bool shared(Value v) const {
+    for (int64_t c = 1; c < factor; ++c)
+      if (maps[c].lookupOrDefault(v) != maps[0].lookupOrDefault(v))
+        return false;
+    return true;
+  }
+
+  /// The op (with what its regions use from outside) is the same for every
+  /// block.
+  bool sharedOp(Operation *op) const {
+    bool same = true;
+    op->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (!op->isAncestor(v.getParentBlock()->getParentOp()) && !shared(v))
+          same = false;
+    });
+    return same;
+  }
+
+  /// Writes are replicated even when the same for every block: a `combine
+  /// add` store done once would add once.
+  static bool onlyReads(Operation *op) {
+    bool reads = true;
+    op->walk([&](Operation *inner) {
+      if (inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        return;
+      auto effects = llvm::dyn_cast<MemoryEffectOpInterface>(inner);
+      if (!effects) {
+        reads = reads && inner->hasTrait<OpTrait::IsTerminator>();
+        return;
+      }
+      SmallVector<MemoryEffects::EffectInstance> list;
+      effects.getEffects(list);
+      for (auto &e : list)
+        if (!llvm::isa<MemoryEffects::Read>(e.getEffect()))
+          reads = false;
+    });
+    return reads;
+  }
+
+  void cloneOnce(Operation *op) {
+    Operation *copy = rewriter.clone(*op, maps[0]);
+    for (int64_t c = 1; c < factor; ++c)
+      maps[c].map(op->getResults(), copy->getResults());
+  }
+
+  void rebuildOp(Operation *op) {
+    if (auto pid = llvm::dyn_cast<tile::ProgramIdOp>(op);
+        pid && static_cast<int64_t>(pid.getDim()) == dim) {
+      // Block c of program p is the old program p * factor + c.
+      Location loc = pid.getLoc();
+      Value p = tile::ProgramIdOp::create(rewriter, loc, dim);
+      Value base = arith::MulIOp::create(rewriter, loc, p,
+                                         indexConstant(rewriter, loc, factor));
+      maps[0].map(pid.getResult(), base);
+      for (int64_t c = 1; c < factor; ++c)
+        maps[c].map(pid.getResult(),
+                    arith::AddIOp::create(rewriter, loc, base,
+                                          indexConstant(rewriter, loc, c)));
+      return;
+    }
+    if (sharedOp(op) && onlyReads(op))
+      return cloneOnce(op);
+    if (auto loop = llvm::dyn_cast<scf::ForOp>(op);
+        loop && shared(loop.getLowerBound()) && shared(loop.getUpperBound()) &&
+        shared(loop.getStep()))
+      return mergeLoop(loop);
+    for (int64_t c = 0; c < factor; ++c)
+      rewriter.clone(*op, maps[c]);
+  }
+
+  /// The iter_args of `loop` that differ between blocks: those whose initial
+  /// value differs, and, to a fixed point, those whose next value depends on
+  /// one that differs.
+  llvm::SmallBitVector perBlockIterArgs(scf::ForOp loop) const {
+    unsigned n = loop.getNumRegionIterArgs();
+    llvm::SmallBitVector perBlock(n);
+    for (unsigned i = 0; i < n; ++i)
+      perBlock[i] = !shared(loop.getInitArgs()[i]);
+    while (true) {
+      DenseSet<Value> differs;
+      for (unsigned i = 0; i < n; ++i)
+        if (perBlock[i])
+          differs.insert(loop.getRegionIterArgs()[i]);
+      auto depends = [&](Value v) {
+        return differs.contains(v) ||
+               (!loop->isAncestor(v.getParentBlock()->getParentOp()) &&
+                !shared(v));
+      };
+      for (Operation &op : loop.getBody()->without_terminator()) {
+        bool dep = false;
+        op.walk([&](Operation *inner) {
+          dep = dep || llvm::any_of(inner->getOperands(), depends);
+        });
+        if (dep)
+          differs.insert(op.getResults().begin(), op.getResults().end());
+      }
+      bool changed = false;
+      Operation *yield = loop.getBody()->getTerminator();
+      for (unsigned i = 0; i < n; ++i)
+        if (!perBlock[i] && depends(yield->getOperand(i))) {
+          perBlock[i] = true;
+          changed = true;
+        }
+      if (!changed)
+        return perBlock;
+    }
+  }
+
+  /// One loop for every block: shared iter_args once, the others per block.
+  void mergeLoop(scf::ForOp loop) {
+    llvm::SmallBitVector perBlock = perBlockIterArgs(loop);
+    unsigned n = loop.getNumRegionIterArgs();
+    // Position of (iter_arg i, block c) in the merged loop.
+    auto slot = [&](unsigned i, int64_t c) {
+      unsigned at = 0;
+      for (unsigned j = 0; j < i; ++j)
+        at += perBlock[j] ? factor : 1;
+      return at + (perBlock[i] ? c : 0);
+    };
+    SmallVector<Value> inits;
+    for (unsigned i = 0; i < n; ++i)
+      for (int64_t c = 0; c < (perBlock[i] ? factor : 1); ++c)
+        inits.push_back(maps[c].lookupOrDefault(loop.getInitArgs()[i]));
+    auto merged = scf::ForOp::create(
+        rewriter, loop.getLoc(), maps[0].lookupOrDefault(loop.getLowerBound()),
+        maps[0].lookupOrDefault(loop.getUpperBound()),
+        maps[0].lookupOrDefault(loop.getStep()), inits);
+    merged->setAttrs(loop->getDiscardableAttrDictionary());
+    merged.setUnsignedCmp(loop.getUnsignedCmp());
+    Block *body = merged.getBody();
+    for (int64_t c = 0; c < factor; ++c) {
+      maps[c].map(loop.getInductionVar(), merged.getInductionVar());
+      for (unsigned i = 0; i < n; ++i)
+        maps[c].map(loop.getRegionIterArgs()[i],
+                    merged.getRegionIterArgs()[slot(i, c)]);
+    }
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      // The builder made an empty yield when there are no iter_args.
+      if (!body->empty())
+        rewriter.eraseOp(body->getTerminator());
+      rewriter.setInsertionPointToEnd(body);
+      SmallVector<Operation *> ops;
+      for (Operation &op : loop.getBody()->without_terminator())
+        ops.push_back(&op);
+      rebuild(ops);
+      Operation *yield = loop.getBody()->getTerminator();
+      SmallVector<Value> next;
+      for (unsigned i = 0; i < n; ++i)
+        for (int64_t c = 0; c < (perBlock[i] ? factor : 1); ++c)
+          next.push_back(maps[c].lookupOrDefault(yield->getOperand(i)));
+      scf::YieldOp::create(rewriter, yield->getLoc(), next);
+    }
+    for (int64_t c = 0; c < factor; ++c)
+      for (unsigned i = 0; i < n; ++i)
+        maps[c].map(loop.getResult(i), merged.getResult(slot(i, c)));
+  }
+
+  RewriterBase &rewriter;
+  int64_t dim, factor;
+  SmallVector<IRMapping> maps;
+};
+} // namespace
+
+DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
+  if (!kernel)
+    return emitSilenceableError()
+           << "expects a tile.kernel, got '" << target->getName() << "'";
+  int64_t dim = getDim(), factor = getFactor();
+  StringRef name = kernel.getSymName();
+  if (dim >= kernel.getGridAttr().getInt())
+    return emitSilenceableError()
+           << "@" << name << " has " << kernel.getGridAttr().getInt()
+           << " grid dimensions; there is no dimension " << dim;
+  if (kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName))
+    return emitSilenceableError()
+           << "@" << name << " has a schedule; coarsen before scheduling";
+  bool hasShared = false, readsExtent = false;
+  kernel.walk([&](Operation *op) {
+    hasShared = hasShared || llvm::isa<tile::AllocSharedOp>(op);
+    if (auto n = llvm::dyn_cast<tile::NumProgramsOp>(op))
+      readsExtent = readsExtent || static_cast<int64_t>(n.getDim()) == dim;
+  });
+  if (hasShared)
+    return emitSilenceableError()
+           << "@" << name << " uses shared memory; coarsen the plain kernel";
+  if (readsExtent)
+    return emitSilenceableError()
+           << "@" << name << " reads tile.num_programs " << dim
+           << ", whose value coarsening changes";
+  auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
+      tile::TileDialect::kLaunchAttrName);
+  auto extent = launch && static_cast<int64_t>(launch.getGrid().size()) > dim
+                    ? llvm::dyn_cast<AffineBinaryOpExpr>(launch.getGrid()[dim])
+                    : AffineBinaryOpExpr(nullptr);
+  auto blockSize =
+      extent && extent.getKind() == AffineExprKind::CeilDiv
+          ? llvm::dyn_cast<AffineConstantExpr>(extent.getRHS())
+          : AffineConstantExpr(nullptr);
+  if (!blockSize)
+    return emitSilenceableError()
+           << "@" << name << ": the launch's grid extent for dimension " << dim
+           << " must be `size ceildiv constant`";
+
+  MLIRContext *ctx = kernel.getContext();
+  SmallVector<AffineExpr> grid(launch.getGrid());
+  grid[dim] = extent.getLHS().ceilDiv(blockSize.getValue() * factor);
+  kernel->setAttr(tile::TileDialect::kLaunchAttrName,
+                  tile::LaunchAttr::get(ctx, launch.getSizeNames(),
+                                        launch.getSizeDefaults(), grid,
+                                        launch.getShapeNames(),
+                                        launch.getShapes(), launch.getCheck(),
+                                        launch.getThen()));
+  Block &body = kernel.getBody().front();
+  SmallVector<Operation *> old;
+  for (Operation &op : body.without_terminator())
+    old.push_back(&op);
+  rewriter.setInsertionPoint(body.getTerminator());
+  ProgramCoarsener(rewriter, dim, factor).rebuild(old);
+  for (Operation *op : llvm::reverse(old))
+    rewriter.eraseOp(op);
+  dropProofStamps(kernel);
+  results.push_back(kernel);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
 // Pipelining: StageLoadsOp, WarpSpecializeOp, AsyncMmaOp
 //===----------------------------------------------------------------------===//
 
@@ -286,10 +544,6 @@ static std::optional<RingStep> ringStepOf(Value slot) {
   if (!stages)
     return std::nullopt;
   return RingStep{slot, rem.getLhs(), *stages, rem.getRhs()};
-}
-
-static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
 }
 
 /// Moves `ops` (in order) to the end of `block`.
@@ -357,19 +611,58 @@ DiagnosedSilenceableFailure tiletag::StageLoadsOp::applyToOne(
   return DiagnosedSilenceableFailure::success();
 }
 
-/// The role `name` directly in `block`, if any.
-static schedule::RoleOp roleIn(Block &block, StringRef name) {
-  for (Operation &op : block)
-    if (auto role = llvm::dyn_cast<schedule::RoleOp>(op))
-      if (role.getName() == name)
-        return role;
-  return {};
-}
-
 /// A region's single block, with its terminator.
 static Block *createBodyBlock(RewriterBase &rewriter, Region &region) {
   OpBuilder::InsertionGuard guard(rewriter);
   return rewriter.createBlock(&region);
+}
+
+/// The number of values a loop carries.
+static unsigned yieldCount(scf::ForOp loop) { return loop.getNumRegionIterArgs(); }
+
+/// Which of `consumers` consumer roles need each op of `ops` (in one block,
+/// in order): those `own` gives it, then every consumer that needs an op
+/// using its results; an op no consumer needs (an assertion) goes where its
+/// operands are computed, else to consumer 0. Fails when `own` gives an op
+/// more than one consumer: it would combine their values.
+static FailureOr<DenseMap<Operation *, llvm::SmallBitVector>>
+consumersNeeding(ArrayRef<Operation *> ops, int64_t consumers,
+                 llvm::function_ref<llvm::SmallBitVector(Operation *)> own) {
+  DenseMap<Operation *, llvm::SmallBitVector> needs;
+  if (ops.empty())
+    return needs;
+  Block *block = ops.front()->getBlock();
+  auto inList = [&](Operation *op) -> Operation * {
+    Operation *a = block->findAncestorOpInBlock(*op);
+    return a && needs.count(a) ? a : nullptr;
+  };
+  for (Operation *op : ops)
+    needs[op] = own(op);
+  for (Operation *op : ops)
+    if (needs[op].count() > 1)
+      return failure();
+  auto backward = [&]() {
+    for (Operation *op : llvm::reverse(ops))
+      for (Value r : op->getResults())
+        for (Operation *user : r.getUsers())
+          if (Operation *u = inList(user))
+            needs[op] |= needs[u];
+  };
+  backward();
+  for (Operation *op : ops) {
+    if (needs[op].any())
+      continue;
+    op->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (Operation *def = v.getDefiningOp())
+          if (Operation *d = inList(def); d && d != op)
+            needs[op] |= needs[d];
+    });
+    if (needs[op].none())
+      needs[op].set(0);
+  }
+  backward();
+  return needs;
 }
 
 DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
@@ -424,8 +717,22 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
       return emitSilenceableError()
              << "register budgets must be multiples of 8 in [24, 256], got "
              << regs;
+  int64_t consumers = getConsumers();
+  // setmaxnreg budgets share the 64K registers of an SM among the CTA's
+  // warpgroups of 128 threads each.
+  if (producerRegs + consumers * consumerRegs > 512)
+    return emitSilenceableError()
+           << "the register budgets need " << producerRegs << " + "
+           << consumers << " x " << consumerRegs
+           << " registers per thread of a warpgroup; the register file has "
+              "512 (64K registers for 128 threads)";
+  if (yieldCount(loop) % consumers != 0)
+    return emitSilenceableError()
+           << "the loop carries " << yieldCount(loop) << " values; "
+           << consumers << " consumers need a multiple of " << consumers
+           << ", as many per consumer";
   // The epilogue (what follows the loop in its block) will run in the
-  // consumer: nothing after it may use its values.
+  // consumers: nothing after it may use its values.
   Operation *terminator = loop->getBlock()->getTerminator();
   SmallVector<Operation *> epilogue;
   for (Operation *op = loop->getNextNode(); op != terminator;
@@ -487,85 +794,174 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
     schedule::YieldOp::create(rewriter, loc, ValueRange{});
   }
 
-  // Consumer: wait for the data, compute, release the slot.
+  // Consumers: wait for the data, compute, release the slot. Consumer j
+  // carries the loop's values [j * per, (j + 1) * per) and runs the ops
+  // they need (shared reads in each), then the epilogue ops that use them.
   auto yield = llvm::cast<scf::YieldOp>(body->getTerminator());
   SmallVector<Operation *> rest;
   for (Operation *op = producer->getNextNode(); op != yield;
        op = op->getNextNode())
     rest.push_back(op);
-  rewriter.setInsertionPoint(yield);
-  auto consumer = schedule::RoleOp::create(
-      rewriter, loc, yield.getOperandTypes(), "consumer", ArrayRef<int64_t>{1},
-      rewriter.getI64IntegerAttr(consumerRegs));
-  Block *consumerBody = createBodyBlock(rewriter, consumer.getBody());
-  {
+  unsigned per = yield.getNumOperands() / consumers;
+  auto consumerOf = [&](unsigned value) { return value / per; };
+  FailureOr<DenseMap<Operation *, llvm::SmallBitVector>> restOwners =
+      consumersNeeding(rest, consumers, [&](Operation *op) {
+        llvm::SmallBitVector own(consumers);
+        for (OpOperand &use : op->getUses())
+          if (use.getOwner() == yield)
+            own.set(consumerOf(use.getOperandNumber()));
+        op->walk([&](Operation *inner) {
+          for (Value v : inner->getOperands())
+            if (auto arg = llvm::dyn_cast<BlockArgument>(v);
+                arg && arg.getOwner() == body && arg.getArgNumber() > 0)
+              own.set(consumerOf(arg.getArgNumber() - 1));
+        });
+        return own;
+      });
+  // An epilogue op belongs to the consumers whose results it uses, directly
+  // or through other epilogue ops.
+  DenseMap<Operation *, llvm::SmallBitVector> uses;
+  Operation *loopOp = loop;
+  for (Operation *op : epilogue) {
+    llvm::SmallBitVector own(consumers);
+    op->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands()) {
+        if (auto r = llvm::dyn_cast<OpResult>(v); r && r.getOwner() == loopOp)
+          own.set(consumerOf(r.getResultNumber()));
+        else if (auto it = uses.find(v.getDefiningOp()); it != uses.end())
+          own |= it->second;
+      }
+    });
+    uses[op] = own;
+  }
+  FailureOr<DenseMap<Operation *, llvm::SmallBitVector>> epilogueOwners =
+      consumersNeeding(epilogue, consumers,
+                       [&](Operation *op) { return uses[op]; });
+  if (failed(restOwners) || failed(epilogueOwners))
+    return emitSilenceableError()
+           << "an op combines the values of different consumers; "
+              "cooperative consumers must compute and store independently";
+
+  SmallVector<Value> empties;
+  rewriter.setInsertionPoint(loop);
+  for (int64_t j = 1; j < consumers; ++j)
+    empties.push_back(schedule::MBarrierInitOp::create(
+        rewriter, loc, barrierType, rewriter.getI64IntegerAttr(1)));
+  empties.insert(empties.begin(), empty);
+  // Every consumer releases the slot on its own barrier: the producer
+  // refills it after all of them.
+  if (consumers > 1) {
+    auto wait = *producer.getBody().front().getOps<scf::IfOp>().begin();
+    auto firstWait = *wait.thenBlock()->getOps<schedule::MBarrierWaitOp>().begin();
+    rewriter.setInsertionPointAfter(firstWait);
+    for (int64_t j = 1; j < consumers; ++j)
+      schedule::MBarrierWaitOp::create(rewriter, loc, empties[j],
+                                       firstWait.getIndex(),
+                                       firstWait.getParity());
+  }
+  auto roleName = [&](int64_t j) {
+    return consumers == 1 ? std::string("consumer")
+                          : "consumer" + std::to_string(j);
+  };
+  SmallVector<Value> next(yield.getNumOperands());
+  for (int64_t j = 0; j < consumers; ++j) {
+    SmallVector<Value> carried(yield.getOperands().slice(j * per, per));
+    rewriter.setInsertionPoint(yield);
+    auto consumer = schedule::RoleOp::create(
+        rewriter, loc, ValueRange(carried).getTypes(), roleName(j),
+        ArrayRef<int64_t>{1 + j}, rewriter.getI64IntegerAttr(consumerRegs));
+    Block *consumerBody = createBodyBlock(rewriter, consumer.getBody());
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(consumerBody);
     schedule::MBarrierWaitOp::create(rewriter, loc, full, step->slot, parity);
-    moveToEnd(rest, consumerBody);
-    rewriter.setInsertionPointToEnd(consumerBody);
-    schedule::MBarrierArriveOp::create(rewriter, loc, empty, step->slot);
-    schedule::YieldOp::create(rewriter, loc, yield.getOperands());
+    if (consumers == 1) {
+      // One consumer: the ops move (handles to them stay valid).
+      moveToEnd(rest, consumerBody);
+      rewriter.setInsertionPointToEnd(consumerBody);
+    } else {
+      IRMapping map;
+      for (Operation *op : rest)
+        if ((*restOwners)[op].test(j))
+          rewriter.clone(*op, map);
+      for (Value &v : carried)
+        v = map.lookupOrDefault(v);
+    }
+    schedule::MBarrierArriveOp::create(rewriter, loc, empties[j], step->slot);
+    schedule::YieldOp::create(rewriter, loc, carried);
+    for (unsigned i = 0; i < per; ++i)
+      next[j * per + i] = consumer.getResult(i);
   }
-  rewriter.modifyOpInPlace(
-      yield, [&] { yield->setOperands(consumer.getResults()); });
+  rewriter.modifyOpInPlace(yield, [&] { yield->setOperands(next); });
+  if (consumers > 1)
+    for (Operation *op : llvm::reverse(rest))
+      rewriter.eraseOp(op);
 
-  // The epilogue runs in the consumer.
+  // The epilogue runs in the consumers, each storing what it computed.
   if (!epilogue.empty()) {
-    rewriter.setInsertionPoint(terminator);
-    auto tail = schedule::RoleOp::create(rewriter, loc, TypeRange{}, "consumer",
-                                         ArrayRef<int64_t>{1}, IntegerAttr());
-    Block *tailBody = createBodyBlock(rewriter, tail.getBody());
-    moveToEnd(epilogue, tailBody);
-    rewriter.setInsertionPointToEnd(tailBody);
-    schedule::YieldOp::create(rewriter, loc, ValueRange{});
+    for (int64_t j = 0; j < consumers; ++j) {
+      rewriter.setInsertionPoint(terminator);
+      auto tail = schedule::RoleOp::create(rewriter, loc, TypeRange{},
+                                           roleName(j), ArrayRef<int64_t>{1 + j},
+                                           IntegerAttr());
+      Block *tailBody = createBodyBlock(rewriter, tail.getBody());
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToEnd(tailBody);
+      if (consumers == 1) {
+        moveToEnd(epilogue, tailBody);
+      } else {
+        IRMapping map;
+        for (Operation *op : epilogue)
+          if ((*epilogueOwners)[op].test(j))
+            rewriter.clone(*op, map);
+      }
+      schedule::YieldOp::create(rewriter, loc, ValueRange{});
+    }
+    if (consumers > 1)
+      for (Operation *op : llvm::reverse(epilogue))
+        rewriter.eraseOp(op);
   }
   kernel->setAttr(schedule::ScheduleDialect::kLaunchAttrName,
-                  schedule::LaunchAttr::get(ctx, 2, {}));
+                  schedule::LaunchAttr::get(ctx, 1 + consumers, {}));
   dropProofStamps(kernel);
   results.push_back(loop);
   return DiagnosedSilenceableFailure::success();
 }
 
-DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
-    transform::TransformRewriter &rewriter, Operation *target,
-    transform::ApplyToEachResultList &results,
-    transform::TransformState &state) {
-  std::string why;
-  auto found = targetLoop(target, /*unscheduled=*/false, why);
-  if (failed(found))
-    return emitSilenceableError() << why;
-  auto [loop, kernel] = *found;
-  schedule::RoleOp consumer = roleIn(*loop.getBody(), "consumer");
-  Block *cb = consumer ? &consumer.getBody().front() : nullptr;
-  auto wait = cb ? llvm::dyn_cast<schedule::MBarrierWaitOp>(cb->front())
-                 : schedule::MBarrierWaitOp();
+/// Issues the dots of one consumer role on wgmma (see AsyncMmaOp), or with
+/// `dryRun` only says why it cannot.
+static DiagnosedSilenceableFailure
+issueOnWgmma(tiletag::AsyncMmaOp self, RewriterBase &rewriter,
+             schedule::RoleOp consumer, bool dryRun) {
+  Block *cb = &consumer.getBody().front();
+  auto wait = llvm::dyn_cast<schedule::MBarrierWaitOp>(cb->front());
   std::optional<RingStep> step = wait ? ringStepOf(wait.getIndex())
                                       : std::nullopt;
   schedule::MBarrierArriveOp release;
   SmallVector<tile::DotOp> dots;
-  if (cb)
-    for (Operation &op : *cb) {
-      if (auto arrive = llvm::dyn_cast<schedule::MBarrierArriveOp>(op))
-        release = arrive;
-      if (auto dot = llvm::dyn_cast<tile::DotOp>(op))
-        dots.push_back(dot);
-    }
+  for (Operation &op : *cb) {
+    if (auto arrive = llvm::dyn_cast<schedule::MBarrierArriveOp>(op))
+      release = arrive;
+    if (auto dot = llvm::dyn_cast<tile::DotOp>(op))
+      dots.push_back(dot);
+  }
   if (!step || !release)
-    return emitSilenceableError()
-           << "the loop has no consumer role that waits for a ring slot and "
-              "releases it: specialize it first "
-              "(transform.tiletag.warp_specialize)";
+    return self.emitSilenceableError()
+           << "role \"" << consumer.getName()
+           << "\" does not wait for a ring slot and release it: specialize "
+              "the loop first (transform.tiletag.warp_specialize)";
   if (dots.empty())
-    return emitSilenceableError() << "the consumer has no tile.dot";
-  int64_t depth = getWaitDepth();
+    return self.emitSilenceableError()
+           << "role \"" << consumer.getName() << "\" has no tile.dot";
+  int64_t depth = self.getWaitDepth();
   if (depth >= step->stages)
-    return emitSilenceableError()
+    return self.emitSilenceableError()
            << "wait_depth " << depth << " must be below the " << step->stages
            << " stages: the producer would wait for a slot never released";
+  if (dryRun)
+    return DiagnosedSilenceableFailure::success();
 
-  Location loc = loop.getLoc();
-  auto wgmma = schedule::AsyncUnitAttr::get(kernel.getContext(),
+  Location loc = consumer.getLoc();
+  auto wgmma = schedule::AsyncUnitAttr::get(consumer.getContext(),
                                             schedule::AsyncUnit::wgmma);
   Operation *yieldOp = cb->getTerminator();
   // A dot whose result the step itself uses (attention's scores) is waited
@@ -611,13 +1007,47 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
                                        prevSlot);
     rewriter.eraseOp(release);
   }
-  // The epilogue waits for every group.
-  if (auto tail = llvm::dyn_cast_or_null<schedule::RoleOp>(loop->getNextNode());
-      tail && tail.getName() == "consumer") {
-    rewriter.setInsertionPointToStart(&tail.getBody().front());
-    schedule::WaitGroupOp::create(rewriter, loc, wgmma,
-                                  rewriter.getI64IntegerAttr(0));
-  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  std::string why;
+  auto found = targetLoop(target, /*unscheduled=*/false, why);
+  if (failed(found))
+    return emitSilenceableError() << why;
+  auto [loop, kernel] = *found;
+  SmallVector<schedule::RoleOp> consumers;
+  for (auto role : loop.getBody()->getOps<schedule::RoleOp>())
+    if (role.getName().starts_with("consumer"))
+      consumers.push_back(role);
+  if (consumers.empty())
+    return emitSilenceableError()
+           << "the loop has no consumer role that waits for a ring slot and "
+              "releases it: specialize it first "
+              "(transform.tiletag.warp_specialize)";
+  // Check every consumer before rewriting any.
+  for (schedule::RoleOp consumer : consumers)
+    if (DiagnosedSilenceableFailure diag = issueOnWgmma(*this, rewriter, consumer,
+                                                        /*dryRun=*/true);
+        !diag.succeeded())
+      return diag;
+  for (schedule::RoleOp consumer : consumers)
+    (void)issueOnWgmma(*this, rewriter, consumer, /*dryRun=*/false);
+  // The epilogue waits for every group of its consumer.
+  auto wgmma = schedule::AsyncUnitAttr::get(kernel.getContext(),
+                                            schedule::AsyncUnit::wgmma);
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+    if (auto tail = llvm::dyn_cast<schedule::RoleOp>(op);
+        tail && llvm::any_of(consumers, [&](schedule::RoleOp c) {
+          return c.getName() == tail.getName();
+        })) {
+      rewriter.setInsertionPointToStart(&tail.getBody().front());
+      schedule::WaitGroupOp::create(rewriter, loop.getLoc(), wgmma,
+                                    rewriter.getI64IntegerAttr(0));
+    }
   dropProofStamps(kernel);
   results.push_back(loop);
   return DiagnosedSilenceableFailure::success();

@@ -100,6 +100,51 @@ def TileTag_SplitKOp : TileTag_TransformOp<"split_k", [
   }];
 }
 
+def TileTag_CoarsenOp : TileTag_TransformOp<"coarsen", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "gives each program the output blocks of `factor` neighbours";
+  let description = [{
+    Grows the output tile of a program along grid dimension `dim`: program
+    `p` of the rewritten kernel does the work of programs `p * factor + c`,
+    `c` in `[0, factor)`, of the original, and the launch's grid extent for
+    `dim` (`E ceildiv T`, `T` a constant) becomes `E ceildiv (T * factor)`.
+    Work that does not depend on the program's index along `dim` and only
+    reads memory is done once and shared (a GEMM's A tile); the rest is
+    replicated per output block. A loop whose bounds do not depend on it
+    stays one loop that carries the values of every block (the blocks' K
+    loops become one loop with `factor` accumulators), so that later
+    rewrites stage the shared loads once. A program near the edge may get
+    blocks past the end of the output: its loads pad and its stores clip.
+
+    Invariants instantiated: none beyond the index map `p * factor + c`; the
+    contract checker proves that the programs still store every block of
+    the output, once, with the reference's value.
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not a
+    `tile.kernel`, it has a schedule or shared memory already, `dim` is not
+    one of its grid dimensions, its launch's extent for `dim` is not
+    `size ceildiv constant`, or it reads `tile.num_programs` of `dim` (whose
+    meaning would change). Otherwise the kernel is rewritten in place, its
+    proof stamps dropped, and the result handle points to it.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dim,
+                       ConfinedAttr<I64Attr, [IntMinValue<2>]>:$factor);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target `dim` `(` $dim `)` `factor` `(` $factor `)` attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def TileTag_StageLoadsOp : TileTag_TransformOp<"stage_loads", [
     FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
     MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
@@ -158,6 +203,13 @@ def TileTag_WarpSpecializeOp : TileTag_TransformOp<"warp_specialize", [
     in the consumer. The kernel gets `schedule.launch` with 2 warpgroups and
     each role its register budget.
 
+    With `consumers = C` above 1 (cooperative consumers), the loop's `n`
+    carried values are shared out: consumer j (role `consumer<j>`,
+    warpgroup j + 1) carries values [j n/C, (j+1) n/C), runs the ops they
+    need (a read of a slot both use is done in each) and, after the loop,
+    the epilogue ops that use them. Each consumer releases a slot on its own
+    `empty` array; the producer waits for all of them before refilling it.
+
     Invariants instantiated: parities from the round number (`(n / stages)
     mod 2`), expect-tx bytes from the ring tiles' sizes, one arrival per
     phase. The schedule checker proves them; a wrong parameter gives a
@@ -168,14 +220,19 @@ def TileTag_WarpSpecializeOp : TileTag_TransformOp<"warp_specialize", [
     A silenceable failure (payload unchanged) when the target is not a loop
     staged by `stage_loads`, the kernel already has a schedule, a copy
     depends on a value computed after the first copy, a copy has `bounds`
-    (TMA clips at the operand's size only), or a register budget is not
-    what `setmaxnreg` accepts (a multiple of 8 in [24, 256]).
+    (TMA clips at the operand's size only), a register budget is not
+    what `setmaxnreg` accepts (a multiple of 8 in [24, 256]), the budgets
+    exceed the register file (producer + C x consumer above 512 registers
+    per thread), the loop's carried values do not split evenly among the
+    consumers, or an op (in the loop or the epilogue) combines the values of
+    two consumers.
     Otherwise the loop is rewritten in place, the proof stamps dropped, and
     the result handle points to the loop.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                        DefaultValuedAttr<I64Attr, "40">:$producer_regs,
-                       DefaultValuedAttr<I64Attr, "232">:$consumer_regs);
+                       DefaultValuedAttr<I64Attr, "232">:$consumer_regs,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$consumers);
   let results = (outs TransformHandleTypeInterface:$result);
   let assemblyFormat =
       "$target attr-dict `:` functional-type(operands, results)";
@@ -193,7 +250,7 @@ def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
     MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
   let summary = "issues a specialized loop's dots as asynchronous wgmma";
   let description = [{
-    In the consumer role of a loop rewritten by
+    In every consumer role of a loop rewritten by
     `transform.tiletag.warp_specialize`, every `tile.dot` becomes an
     asynchronous `schedule.async wgmma` committed as a group of its own. A
     dot whose result the step itself uses (attention's scores) is waited for
@@ -202,12 +259,12 @@ def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
     keeps that many groups in flight. A wgmma reads its shared operands until it retires, so the
     release of a ring slot moves to the step where the group that read it
     has retired: step n releases the slot of step n - wait_depth. The
-    epilogue first waits for every group (`pending 0`).
+    epilogue of each consumer first waits for every group (`pending 0`).
 
     #### Return modes
 
     A silenceable failure (payload unchanged) when the target is not a loop
-    rewritten by `warp_specialize`, its consumer has no `tile.dot`, or
+    rewritten by `warp_specialize`, a consumer has no `tile.dot`, or
     `wait_depth` is not below the number of stages (the producer would wait
     for a release that never comes). Otherwise the loop is rewritten in
     place, the proof stamps dropped, and the result handle points to it.

@@ -241,3 +241,216 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// coarsen: a grid dimension the kernel does not have.
+tile.kernel @one_dim(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], Y = [N]]>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@one_dim has 1 grid dimensions; there is no dimension 1}}
+    %w = transform.tiletag.coarsen %k dim(1) factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// coarsen: an extent that is not `size ceildiv constant` (one program per
+// split).
+tile.kernel @per_split(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256, S = 4], grid = [S], shapes = [X = [N], Y = [N]]>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@per_split: the launch's grid extent for dimension 0 must be `size ceildiv constant`}}
+    %w = transform.tiletag.coarsen %k dim(0) factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// coarsen: the kernel reads the grid's extent, which coarsening changes.
+tile.kernel @extent(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], Y = [N]]>} {
+  %p = tile.program_id 0
+  %n = tile.num_programs 0
+  %q = arith.subi %n, %p : index
+  %t = tile.load %X[%q] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@extent reads tile.num_programs 0, whose value coarsening changes}}
+    %w = transform.tiletag.coarsen %k dim(0) factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Cooperative consumers: each takes an equal share of the loop's values,
+// the register budgets fit the register file, and no op combines the
+// values of two consumers.
+tile.kernel @two_sums(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [R = 64, C = 256], grid = [R ceildiv 16], shapes = [X = [R, C], Y = [R, C]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = tile.program_id 0
+  %zero = arith.constant dense<0.0> : tensor<16x64xf32>
+  %sum:2 = scf.for %j = %c0 to %c4 step %c1 iter_args(%a = %zero, %b = %zero) -> (tensor<16x64xf32>, tensor<16x64xf32>) {
+    %x = tile.load %X[%p, %j] padding(0.0 : f32) : memref<?x?xf32> -> tensor<16x64xf32>
+    %sa = arith.addf %a, %x : tensor<16x64xf32>
+    %sb = arith.subf %b, %x : tensor<16x64xf32>
+    scf.yield %sa, %sb : tensor<16x64xf32>, tensor<16x64xf32>
+  }
+  %both = arith.addf %sum#0, %sum#1 : tensor<16x64xf32>
+  tile.store %both, %Y[%p, %c0] : tensor<16x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    %staged = transform.tiletag.stage_loads %loop stages(2) : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the loop carries 2 values; 3 consumers need a multiple of 3, as many per consumer}}
+    %ws = transform.tiletag.warp_specialize %staged {consumer_regs = 144, consumers = 3} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+tile.kernel @two_sums(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [R = 64, C = 256], grid = [R ceildiv 16], shapes = [X = [R, C], Y = [R, C]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = tile.program_id 0
+  %zero = arith.constant dense<0.0> : tensor<16x64xf32>
+  %sum:2 = scf.for %j = %c0 to %c4 step %c1 iter_args(%a = %zero, %b = %zero) -> (tensor<16x64xf32>, tensor<16x64xf32>) {
+    %x = tile.load %X[%p, %j] padding(0.0 : f32) : memref<?x?xf32> -> tensor<16x64xf32>
+    %sa = arith.addf %a, %x : tensor<16x64xf32>
+    %sb = arith.subf %b, %x : tensor<16x64xf32>
+    scf.yield %sa, %sb : tensor<16x64xf32>, tensor<16x64xf32>
+  }
+  %both = arith.addf %sum#0, %sum#1 : tensor<16x64xf32>
+  tile.store %both, %Y[%p, %c0] : tensor<16x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    %staged = transform.tiletag.stage_loads %loop stages(2) : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the register budgets need 40 + 2 x 256 registers per thread of a warpgroup; the register file has 512 (64K registers for 128 threads)}}
+    %ws = transform.tiletag.warp_specialize %staged {producer_regs = 40, consumer_regs = 256, consumers = 2} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+tile.kernel @two_sums(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [R = 64, C = 256], grid = [R ceildiv 16], shapes = [X = [R, C], Y = [R, C]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = tile.program_id 0
+  %zero = arith.constant dense<0.0> : tensor<16x64xf32>
+  %sum:2 = scf.for %j = %c0 to %c4 step %c1 iter_args(%a = %zero, %b = %zero) -> (tensor<16x64xf32>, tensor<16x64xf32>) {
+    %x = tile.load %X[%p, %j] padding(0.0 : f32) : memref<?x?xf32> -> tensor<16x64xf32>
+    %sa = arith.addf %a, %x : tensor<16x64xf32>
+    %sb = arith.subf %b, %x : tensor<16x64xf32>
+    scf.yield %sa, %sb : tensor<16x64xf32>, tensor<16x64xf32>
+  }
+  %both = arith.addf %sum#0, %sum#1 : tensor<16x64xf32>
+  tile.store %both, %Y[%p, %c0] : tensor<16x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    %staged = transform.tiletag.stage_loads %loop stages(2) : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{an op combines the values of different consumers; cooperative consumers must compute and store independently}}
+    %ws = transform.tiletag.warp_specialize %staged {consumers = 2} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// async_mma: the consumer has no dot to issue.
+tile.kernel @no_dot(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [R = 64, C = 256], grid = [R ceildiv 16], shapes = [X = [R, C], Y = [R, C]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = tile.program_id 0
+  %zero = arith.constant dense<0.0> : tensor<16x64xf32>
+  %sum = scf.for %j = %c0 to %c4 step %c1 iter_args(%a = %zero) -> (tensor<16x64xf32>) {
+    %x = tile.load %X[%p, %j] padding(0.0 : f32) : memref<?x?xf32> -> tensor<16x64xf32>
+    %s = arith.addf %a, %x : tensor<16x64xf32>
+    scf.yield %s : tensor<16x64xf32>
+  }
+  tile.store %sum, %Y[%p, %c0] : tensor<16x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    %staged = transform.tiletag.stage_loads %loop stages(2) : (!transform.any_op) -> !transform.any_op
+    %ws = transform.tiletag.warp_specialize %staged : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{role "consumer" has no tile.dot}}
+    %mma = transform.tiletag.async_mma %ws wait_depth(1) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// async_mma: as many groups in flight as slots, and the producer would wait
+// for a release that never comes.
+tile.kernel @deep(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"},
+                  %C: memref<?x?xf32> {tile.name = "C"}) grid(2) attributes {
+    tile.launch = #tile.launch<sizes = [M = 128, N = 128, K = 256], grid = [M ceildiv 128, N ceildiv 128],
+                               shapes = [A = [M, K], B = [K, N], C = [M, N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %i = tile.program_id 0
+  %j = tile.program_id 1
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %A[%i, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x64xbf16>
+    %b = tile.load %B[%k, %j] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x128xbf16>
+    %d = tile.dot %a, %b, %acc : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %sum, %C[%i, %j] : tensor<128x128xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    %staged = transform.tiletag.stage_loads %loop stages(2) : (!transform.any_op) -> !transform.any_op
+    %ws = transform.tiletag.warp_specialize %staged : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{wait_depth 2 must be below the 2 stages: the producer would wait for a slot never released}}
+    %mma = transform.tiletag.async_mma %ws wait_depth(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
