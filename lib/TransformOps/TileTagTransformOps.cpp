@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -927,6 +928,40 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
   return DiagnosedSilenceableFailure::success();
 }
 
+/// Issues `dots` (in one step of a loop whose terminator is `yieldOp`) as
+/// asynchronous wgmma, each committed as a group of its own. A dot whose
+/// result the step itself uses (attention's scores) is waited for at once;
+/// after the others `depth` groups stay in flight. Says whether the last
+/// dot's group is in flight.
+static bool issueDots(RewriterBase &rewriter, ArrayRef<tile::DotOp> dots,
+                      Operation *yieldOp, int64_t depth) {
+  auto wgmma = schedule::AsyncUnitAttr::get(yieldOp->getContext(),
+                                            schedule::AsyncUnit::wgmma);
+  bool inFlight = false;
+  for (tile::DotOp dot : dots) {
+    Location loc = dot.getLoc();
+    rewriter.setInsertionPoint(dot);
+    auto mma = schedule::AsyncOp::create(rewriter, loc, dot->getResultTypes(),
+                                         schedule::AsyncUnit::wgmma, Value(),
+                                         Value());
+    rewriter.replaceAllUsesWith(dot->getResults(), mma->getResults());
+    Block *mmaBody = createBodyBlock(rewriter, mma.getBody());
+    dot->moveBefore(mmaBody, mmaBody->end());
+    rewriter.setInsertionPointToEnd(mmaBody);
+    schedule::YieldOp::create(rewriter, loc, dot->getResults());
+    bool usedInStep = llvm::any_of(mma->getUsers(), [&](Operation *user) {
+      return user != yieldOp;
+    });
+    rewriter.setInsertionPointAfter(mma);
+    schedule::CommitGroupOp::create(rewriter, loc, wgmma);
+    inFlight = !usedInStep && depth > 0;
+    schedule::WaitGroupOp::create(rewriter, loc, wgmma,
+                                  rewriter.getI64IntegerAttr(
+                                      inFlight ? depth : 0));
+  }
+  return inFlight;
+}
+
 /// Issues the dots of one consumer role on wgmma (see AsyncMmaOp), or with
 /// `dryRun` only says why it cannot.
 static DiagnosedSilenceableFailure
@@ -961,33 +996,8 @@ issueOnWgmma(tiletag::AsyncMmaOp self, RewriterBase &rewriter,
     return DiagnosedSilenceableFailure::success();
 
   Location loc = consumer.getLoc();
-  auto wgmma = schedule::AsyncUnitAttr::get(consumer.getContext(),
-                                            schedule::AsyncUnit::wgmma);
   Operation *yieldOp = cb->getTerminator();
-  // A dot whose result the step itself uses (attention's scores) is waited
-  // for at once; the others stay in flight, `wait_depth` groups deep.
-  bool inFlight = false;
-  for (tile::DotOp dot : dots) {
-    rewriter.setInsertionPoint(dot);
-    auto mma = schedule::AsyncOp::create(rewriter, dot.getLoc(),
-                                         dot->getResultTypes(),
-                                         schedule::AsyncUnit::wgmma, Value(),
-                                         Value());
-    rewriter.replaceAllUsesWith(dot->getResults(), mma->getResults());
-    Block *mmaBody = createBodyBlock(rewriter, mma.getBody());
-    dot->moveBefore(mmaBody, mmaBody->end());
-    rewriter.setInsertionPointToEnd(mmaBody);
-    schedule::YieldOp::create(rewriter, dot.getLoc(), dot->getResults());
-    bool usedInStep = llvm::any_of(mma->getUsers(), [&](Operation *user) {
-      return user != yieldOp;
-    });
-    rewriter.setInsertionPointAfter(mma);
-    schedule::CommitGroupOp::create(rewriter, loc, wgmma);
-    inFlight = !usedInStep && depth > 0;
-    schedule::WaitGroupOp::create(rewriter, loc, wgmma,
-                                  rewriter.getI64IntegerAttr(
-                                      inFlight ? depth : 0));
-  }
+  bool inFlight = issueDots(rewriter, dots, yieldOp, depth);
   // With the last group in flight, the step's own wgmma still reads its
   // slot: release the slot whose group has retired instead.
   if (!inFlight)
@@ -1010,6 +1020,28 @@ issueOnWgmma(tiletag::AsyncMmaOp self, RewriterBase &rewriter,
   return DiagnosedSilenceableFailure::success();
 }
 
+/// A kernel without a schedule: one warpgroup issues the loop's dots on
+/// wgmma and waits for each at once.
+DiagnosedSilenceableFailure tiletag::AsyncMmaOp::issuePlainLoop(
+    RewriterBase &rewriter, scf::ForOp loop, Operation *kernel,
+    transform::ApplyToEachResultList &results) {
+  if (getWaitDepth() != 0)
+    return emitSilenceableError()
+           << "without a ring (transform.tiletag.stage_loads and "
+              "warp_specialize) the next step's loads overwrite what an "
+              "in-flight wgmma reads: wait_depth must be 0, got "
+           << getWaitDepth();
+  SmallVector<tile::DotOp> dots(loop.getBody()->getOps<tile::DotOp>());
+  if (dots.empty())
+    return emitSilenceableError() << "the loop has no tile.dot";
+  issueDots(rewriter, dots, loop.getBody()->getTerminator(), 0);
+  kernel->setAttr(schedule::ScheduleDialect::kLaunchAttrName,
+                  schedule::LaunchAttr::get(kernel->getContext(), 1, {}));
+  dropProofStamps(kernel);
+  results.push_back(loop);
+  return DiagnosedSilenceableFailure::success();
+}
+
 DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
@@ -1019,6 +1051,8 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
   if (failed(found))
     return emitSilenceableError() << why;
   auto [loop, kernel] = *found;
+  if (!kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName))
+    return issuePlainLoop(rewriter, loop, kernel, results);
   SmallVector<schedule::RoleOp> consumers;
   for (auto role : loop.getBody()->getOps<schedule::RoleOp>())
     if (role.getName().starts_with("consumer"))
@@ -1050,6 +1084,123 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
     }
   dropProofStamps(kernel);
   results.push_back(loop);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// SkipEmptyBlocksOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure tiletag::SkipEmptyBlocksOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
+  if (!kernel)
+    return emitSilenceableError()
+           << "expects a tile.kernel, got '" << target->getName() << "'";
+  StringRef name = kernel.getSymName();
+  SmallVector<tile::StoreOp> stores;
+  bool otherWrites = false;
+  kernel.walk([&](Operation *op) {
+    if (auto store = llvm::dyn_cast<tile::StoreOp>(op))
+      stores.push_back(store);
+    else if (llvm::isa<memref::StoreOp>(op))
+      otherWrites = true;
+  });
+  if (stores.size() != 1 || otherWrites)
+    return emitSilenceableError()
+           << "@" << name
+           << " must write global memory through exactly one tile.store";
+  tile::StoreOp store = stores.front();
+  Block &body = kernel.getBody().front();
+  // The block's start in each bounded dimension (every dimension when the
+  // store has no bounds): offset + index * extent, empty at or past the
+  // bound.
+  auto memref = llvm::cast<MemRefType>(store.getDest().getType());
+  int64_t rank = memref.getRank();
+  auto tileShape = store.getValue().getType().getShape();
+  int64_t lead = rank - static_cast<int64_t>(tileShape.size());
+  if (static_cast<int64_t>(store.getIndices().size()) != rank)
+    return emitSilenceableError() << "the store's indices must address every "
+                                     "dimension of its destination";
+  SmallVector<Value> inputs(store.getIndices());
+  llvm::append_range(inputs, store.getOffsets());
+  llvm::append_range(inputs, store.getBounds());
+  if (store.getBounds().empty())
+    inputs.push_back(store.getDest());
+  Operation *after = nullptr;
+  for (Value v : inputs) {
+    Operation *def = v.getDefiningOp();
+    if (!def && llvm::cast<BlockArgument>(v).getOwner() == &body)
+      continue;
+    if (!def || body.findAncestorOpInBlock(*def) != def)
+      return emitSilenceableError()
+             << "the store's block is computed inside a region; the guard "
+                "must come before the work, in the kernel's body";
+    if (!after || after->isBeforeInBlock(def))
+      after = def;
+  }
+  Operation *storeTop = body.findAncestorOpInBlock(*store);
+  if (after && !after->isBeforeInBlock(storeTop))
+    return emitSilenceableError() << "nothing to skip before the store";
+
+  Location loc = store.getLoc();
+  if (after)
+    rewriter.setInsertionPointAfter(after);
+  else
+    rewriter.setInsertionPointToStart(&body);
+  // Dimensions whose block start an offset shifts (MoE's expert rows) are
+  // where a launch sized for the worst case has empty blocks; without
+  // offsets, every dimension is guarded.
+  SmallVector<int64_t> guarded;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!store.getOffsets().empty() &&
+        !isConstantIntValue(store.getOffsets()[d], 0))
+      guarded.push_back(d);
+  if (guarded.empty())
+    guarded = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  Value active;
+  for (int64_t d : guarded) {
+    Value bound;
+    if (!store.getBounds().empty())
+      bound = store.getBounds()[d];
+    else
+      bound = memref::DimOp::create(rewriter, loc, store.getDest(), d);
+    int64_t extent = d < lead ? 1 : tileShape[d - lead];
+    Value first = arith::MulIOp::create(
+        rewriter, loc, store.getIndices()[d],
+        indexConstant(rewriter, loc, extent));
+    // Elements left past the offset. An offset past the bound wraps to a
+    // large count: the work runs and its store clips everything, which is
+    // merely not skipped.
+    Value left = bound;
+    if (!store.getOffsets().empty() &&
+        !isConstantIntValue(store.getOffsets()[d], 0))
+      left = arith::SubIOp::create(rewriter, loc, bound,
+                                   store.getOffsets()[d]);
+    Value cond = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, first, left);
+    active = active ? arith::AndIOp::create(rewriter, loc, active, cond)
+                    : cond;
+  }
+  // The work: everything from here to the terminator.
+  SmallVector<Operation *> work;
+  for (Operation *op = active.getDefiningOp()->getNextNode();
+       op != body.getTerminator(); op = op->getNextNode())
+    work.push_back(op);
+  for (Operation *op : work)
+    for (Value r : op->getResults())
+      for (Operation *user : r.getUsers())
+        if (!llvm::is_contained(work, body.findAncestorOpInBlock(*user)))
+          return emitSilenceableError() << "a value of the skipped work is "
+                                           "used after it";
+  auto guard = scf::IfOp::create(rewriter, loc, active, false);
+  Operation *yield = guard.thenBlock()->getTerminator();
+  for (Operation *op : work)
+    op->moveBefore(yield);
+  dropProofStamps(kernel);
+  results.push_back(kernel);
   return DiagnosedSilenceableFailure::success();
 }
 
@@ -1108,6 +1259,7 @@ public:
     declareGeneratedDialect<scf::SCFDialect>();
     declareGeneratedDialect<schedule::ScheduleDialect>();
     declareGeneratedDialect<gpu::GPUDialect>();
+    declareGeneratedDialect<memref::MemRefDialect>();
     registerTransformOps<
 #define GET_OP_LIST
 #include "TileTag/TransformOps/TileTagTransformOps.cpp.inc"

@@ -251,7 +251,8 @@ def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
   let summary = "issues a specialized loop's dots as asynchronous wgmma";
   let description = [{
     In every consumer role of a loop rewritten by
-    `transform.tiletag.warp_specialize`, every `tile.dot` becomes an
+    `transform.tiletag.warp_specialize` (or, in a kernel without a schedule,
+    in the loop itself, run by one warpgroup), every `tile.dot` becomes an
     asynchronous `schedule.async wgmma` committed as a group of its own. A
     dot whose result the step itself uses (attention's scores) is waited for
     at once (`pending 0`); after a dot whose result only flows to the next
@@ -264,7 +265,10 @@ def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
     #### Return modes
 
     A silenceable failure (payload unchanged) when the target is not a loop
-    rewritten by `warp_specialize`, a consumer has no `tile.dot`, or
+    rewritten by `warp_specialize` or a loop of a kernel without a schedule,
+    a consumer (or the plain loop) has no `tile.dot`, `wait_depth` is not 0
+    in a plain loop (the next step's loads would overwrite what an in-flight
+    wgmma reads), or
     `wait_depth` is not below the number of stages (the producer would wait
     for a release that never comes). Otherwise the loop is rewritten in
     place, the proof stamps dropped, and the result handle points to it.
@@ -274,6 +278,53 @@ def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
   let results = (outs TransformHandleTypeInterface:$result);
   let assemblyFormat =
       "$target `wait_depth` `(` $wait_depth `)` attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+    ::mlir::DiagnosedSilenceableFailure issuePlainLoop(
+        ::mlir::RewriterBase &rewriter, ::mlir::scf::ForOp loop,
+        ::mlir::Operation *kernel,
+        ::mlir::transform::ApplyToEachResultList &results);
+  }];
+}
+
+def TileTag_SkipEmptyBlocksOp : TileTag_TransformOp<"skip_empty_blocks", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "programs whose output block is empty skip their work";
+  let description = [{
+    A kernel whose one `tile.store` may fall entirely outside its bounds
+    (MoE: a row block past the end of its expert's rows) computes, loads and
+    multiplies for nothing. This op wraps the kernel's work in
+    `scf.if`: in dimension d of the store, its block starts at
+    `offset_d + index_d * extent_d` and is empty when that is at or past the
+    bound (`bounds`, else the destination's size); the guard is
+    `index_d * extent_d < bound_d - offset_d` (unsigned; an offset past the
+    bound only fails to skip). The dimensions guarded are those with a
+    non-zero offset (where a launch sized for the worst case has empty
+    blocks), or every dimension when there are none. The guard comes right
+    after the last op the store's block is computed from; everything after
+    it up to the terminator moves into the `scf.if`.
+
+    Invariants instantiated: none; the contract checker proves that a
+    skipped program would have stored nothing.
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not a
+    `tile.kernel`, it writes global memory other than through exactly one
+    `tile.store`, the store's indices do not address every dimension, its
+    block is computed inside a nested region, or a value of the work is used
+    after it. Otherwise the kernel is rewritten in place, its proof stamps
+    dropped, and the result handle points to it.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target attr-dict `:` functional-type(operands, results)";
   let extraClassDeclaration = [{
     ::mlir::DiagnosedSilenceableFailure applyToOne(
         ::mlir::transform::TransformRewriter &rewriter,

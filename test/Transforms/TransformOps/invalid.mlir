@@ -454,3 +454,79 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// async_mma on a plain loop: without a ring, nothing may stay in flight.
+tile.kernel @plain(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"},
+                   %C: memref<?x?xf32> {tile.name = "C"}) grid(2) attributes {
+    tile.launch = #tile.launch<sizes = [M = 128, N = 128, K = 256], grid = [M ceildiv 128, N ceildiv 128],
+                               shapes = [A = [M, K], B = [K, N], C = [M, N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %i = tile.program_id 0
+  %j = tile.program_id 1
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %A[%i, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x64xbf16>
+    %b = tile.load %B[%k, %j] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x128xbf16>
+    %d = tile.dot %a, %b, %acc : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %sum, %C[%i, %j] : tensor<128x128xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{without a ring (transform.tiletag.stage_loads and warp_specialize) the next step's loads overwrite what an in-flight wgmma reads: wait_depth must be 0, got 1}}
+    %mma = transform.tiletag.async_mma %loop wait_depth(1) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// skip_empty_blocks: two stores.
+tile.kernel @two_stores(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], Y = [N]]>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.store %t, %X[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@two_stores must write global memory through exactly one tile.store}}
+    %g = transform.tiletag.skip_empty_blocks %k : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// skip_empty_blocks: the store's block is computed inside the loop that
+// does the work.
+tile.kernel @inner(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [R = 64, C = 256], grid = [R ceildiv 16], shapes = [X = [R, C], Y = [R, C]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = tile.program_id 0
+  scf.for %j = %c0 to %c4 step %c1 {
+    %x = tile.load %X[%p, %j] padding(0.0 : f32) : memref<?x?xf32> -> tensor<16x64xf32>
+    tile.store %x, %Y[%p, %j] : tensor<16x64xf32> -> memref<?x?xf32>
+  }
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the store's block is computed inside a region; the guard must come before the work, in the kernel's body}}
+    %g = transform.tiletag.skip_empty_blocks %k : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
