@@ -870,8 +870,8 @@ std::vector<z3::expr> SymbolicModel::minimalOrder(
 }
 
 std::string SymbolicModel::describe(const z3::model &model, Operation *op,
-                                    Instance *inst) {
-  std::string text = "counterexample:";
+                                    Instance *inst, llvm::StringRef label) {
+  std::string text = label.str() + ":";
   for (const Symbol *sym : ordered(shared))
     text += " " + sym->name + " = " + evalString(model, sym->expr) + ";";
   if (op && inst)

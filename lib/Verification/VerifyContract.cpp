@@ -158,10 +158,11 @@ private:
   z3::expr facts() { return km.assumptions() && rm.assumptions(); }
 
   void report(InFlightDiagnostic &diag, Operation *kop, Operation *rop,
-              const z3::model &m) {
+              const z3::model &m,
+              llvm::StringRef label = "counterexample") {
     std::pair<Operation *, Instance *> at[] = {{kop, &ki}};
     prover.setCounterexample(km.counterexample(m, at));
-    diag.attachNote(kop->getLoc()) << km.describe(m, kop, &ki);
+    diag.attachNote(kop->getLoc()) << km.describe(m, kop, &ki, label);
     if (rop) {
       std::string loops;
       for (scf::ForOp loop : rm.loops(rop))
@@ -866,6 +867,9 @@ void ContractChecker::checkValues(tile::StoreOp k, tile::StoreOp r) {
           << v.reason << ")";
       return;
     }
+    // The values are compared op by op: a different computation is
+    // reported where the stores meet, which is not always a different
+    // value (a loop split in two computes the same sum).
     InFlightDiagnostic diag = mlir::emitError(k.getLoc())
                               << "the value stored to " << name
                               << " here is not the contract's: "
@@ -874,7 +878,8 @@ void ContractChecker::checkValues(tile::StoreOp k, tile::StoreOp r) {
       diag.attachNote(mismatchK->getLoc()) << "in the kernel, here";
     if (mismatchR)
       diag.attachNote(mismatchR->getLoc()) << "in the reference, here";
-    report(diag, k, r, *v.model);
+    report(diag, k, r, *v.model,
+           "the two computations store the same block at");
     return;
   }
   proveClaims(k, r,

@@ -141,8 +141,11 @@ public:
 
   /// "counterexample: size.M = 1; ...; pid0 = 0; iv0@line38 = 4;": every
   /// shared symbol, then the loop variables around `op` in `inst`, if given.
+  /// `label` replaces "counterexample" where the model is a witness of
+  /// something else.
   std::string describe(const z3::model &model, Operation *op = nullptr,
-                       Instance *inst = nullptr);
+                       Instance *inst = nullptr,
+                       llvm::StringRef label = "counterexample");
 
   /// What a counterexample is made minimal in, in order: problem sizes,
   /// operand dimensions, grid extents, program ids, scalar operands, then
