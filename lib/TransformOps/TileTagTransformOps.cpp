@@ -30,10 +30,14 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
 }
 
 /// Rewrites invalidate proofs: a rewritten kernel carries no stamps until
-/// the checkers prove it again.
-static void dropProofStamps(Operation *kernel) {
+/// the checkers prove it again. The result handle points to `result`.
+static DiagnosedSilenceableFailure
+rewritten(Operation *kernel, Operation *result,
+          transform::ApplyToEachResultList &results) {
   kernel->removeAttr(tag::TagDialect::kVerifiedAttrName);
   kernel->removeAttr(schedule::ScheduleDialect::kVerifiedAttrName);
+  results.push_back(result);
+  return DiagnosedSilenceableFailure::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -232,9 +236,7 @@ DiagnosedSilenceableFailure tiletag::SplitKOp::applyToOne(
     found->store.setCombineAttr(
         tile::StoreCombineAttr::get(ctx, tile::StoreCombine::Add));
   });
-  dropProofStamps(kernel);
-  results.push_back(kernel);
-  return DiagnosedSilenceableFailure::success();
+  return rewritten(kernel, kernel, results);
 }
 
 
@@ -485,9 +487,7 @@ DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
   ProgramCoarsener(rewriter, dim, factor).rebuild(old);
   for (Operation *op : llvm::reverse(old))
     rewriter.eraseOp(op);
-  dropProofStamps(kernel);
-  results.push_back(kernel);
-  return DiagnosedSilenceableFailure::success();
+  return rewritten(kernel, kernel, results);
 }
 
 //===----------------------------------------------------------------------===//
@@ -607,9 +607,7 @@ DiagnosedSilenceableFailure tiletag::StageLoadsOp::applyToOne(
                                       ValueRange{slot});
     rewriter.replaceOp(load, read);
   }
-  dropProofStamps(kernel);
-  results.push_back(loop);
-  return DiagnosedSilenceableFailure::success();
+  return rewritten(kernel, loop, results);
 }
 
 /// A region's single block, with its terminator.
@@ -923,9 +921,7 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
   }
   kernel->setAttr(schedule::ScheduleDialect::kLaunchAttrName,
                   schedule::LaunchAttr::get(ctx, 1 + consumers, {}));
-  dropProofStamps(kernel);
-  results.push_back(loop);
-  return DiagnosedSilenceableFailure::success();
+  return rewritten(kernel, loop, results);
 }
 
 /// Issues `dots` (in one step of a loop whose terminator is `yieldOp`) as
@@ -1037,9 +1033,7 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::issuePlainLoop(
   issueDots(rewriter, dots, loop.getBody()->getTerminator(), 0);
   kernel->setAttr(schedule::ScheduleDialect::kLaunchAttrName,
                   schedule::LaunchAttr::get(kernel->getContext(), 1, {}));
-  dropProofStamps(kernel);
-  results.push_back(loop);
-  return DiagnosedSilenceableFailure::success();
+  return rewritten(kernel, loop, results);
 }
 
 DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
@@ -1082,9 +1076,7 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
       schedule::WaitGroupOp::create(rewriter, loop.getLoc(), wgmma,
                                     rewriter.getI64IntegerAttr(0));
     }
-  dropProofStamps(kernel);
-  results.push_back(loop);
-  return DiagnosedSilenceableFailure::success();
+  return rewritten(kernel, loop, results);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1199,9 +1191,7 @@ DiagnosedSilenceableFailure tiletag::SkipEmptyBlocksOp::applyToOne(
   Operation *yield = guard.thenBlock()->getTerminator();
   for (Operation *op : work)
     op->moveBefore(yield);
-  dropProofStamps(kernel);
-  results.push_back(kernel);
-  return DiagnosedSilenceableFailure::success();
+  return rewritten(kernel, kernel, results);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1234,9 +1224,7 @@ DiagnosedSilenceableFailure tiletag::MapLoopOp::applyToOne(
     loop->setAttr(schedule::ScheduleDialect::kMapAttrName,
                   schedule::ParallelLevelAttr::get(loop.getContext(), *level));
   });
-  dropProofStamps(kernel);
-  results.push_back(loop);
-  return DiagnosedSilenceableFailure::success();
+  return rewritten(kernel, loop, results);
 }
 
 //===----------------------------------------------------------------------===//
