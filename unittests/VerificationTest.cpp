@@ -186,34 +186,42 @@ TEST(NonlinearAbstractionTest, KeepsEveryModel) {
   const int64_t values[] = {-1000003, -7, -2, -1, 0, 1, 2, 3, 7, 64, 1000003,
                             int64_t(1) << 40};
   for (int64_t a : values)
-    for (int64_t b : values) {
-      z3::context ctx;
-      z3::expr x = ctx.int_const("x"), y = ctx.int_const("y");
-      z3::sort intSort = ctx.int_sort();
-      z3::func_decl f = ctx.function("f", intSort, intSort);
-      z3::expr formula = x == ctx.int_val(a) && y == ctx.int_val(b) &&
-                         x * y == ctx.int_val(a) * ctx.int_val(b) &&
-                         f(x) == f(ctx.int_val(a));
-      if (b != 0) {
-        // Euclidean, as Z3 defines div and mod.
-        int64_t r = ((a % b) + (b < 0 ? -b : b)) % (b < 0 ? -b : b);
-        int64_t q = (a - r) / b;
-        formula = formula && z3::mod(x, y) == ctx.int_val(r) &&
-                  x / y == ctx.int_val(q);
+    for (int64_t b : values)
+      // z: a second product with the factor y, to meet the facts relating
+      // products that share a factor (z one above, one below, equal to x).
+      for (int64_t c : {a - 1, a, a + 1, int64_t(5)}) {
+        z3::context ctx;
+        z3::expr x = ctx.int_const("x"), y = ctx.int_const("y"),
+                 z = ctx.int_const("z");
+        z3::sort intSort = ctx.int_sort();
+        z3::func_decl f = ctx.function("f", intSort, intSort);
+        z3::expr formula = x == ctx.int_val(a) && y == ctx.int_val(b) &&
+                           z == ctx.int_val(c) &&
+                           x * y == ctx.int_val(a) * ctx.int_val(b) &&
+                           z * y == ctx.int_val(c) * ctx.int_val(b) &&
+                           f(x) == f(ctx.int_val(a));
+        if (b != 0) {
+          // Euclidean, as Z3 defines div and mod.
+          int64_t r = ((a % b) + (b < 0 ? -b : b)) % (b < 0 ? -b : b);
+          int64_t q = (a - r) / b;
+          formula = formula && z3::mod(x, y) == ctx.int_val(r) &&
+                    x / y == ctx.int_val(q);
+        }
+        AbstractedFormula abstracted = abstractNonlinear(formula);
+        EXPECT_TRUE(abstracted.changed);
+        z3::solver solver(ctx);
+        solver.add(abstracted.facts && abstracted.formula);
+        EXPECT_EQ(solver.check(), z3::sat)
+            << "x = " << a << ", y = " << b << ", z = " << c;
+        // The inputs are the constants the abstracted terms are built from.
+        for (const z3::expr &e : abstracted.inputs)
+          EXPECT_TRUE(z3::eq(e, x) || z3::eq(e, y) || z3::eq(e, z))
+              << e.to_string();
       }
-      AbstractedFormula abstracted = abstractNonlinear(formula);
-      EXPECT_TRUE(abstracted.changed);
-      z3::solver solver(ctx);
-      solver.add(abstracted.facts && abstracted.formula);
-      EXPECT_EQ(solver.check(), z3::sat) << "x = " << a << ", y = " << b;
-      // The inputs are the constants the abstracted terms are built from.
-      for (const z3::expr &c : abstracted.inputs)
-        EXPECT_TRUE(z3::eq(c, x) || z3::eq(c, y)) << c.to_string();
-    }
 }
 
-// A model of the abstraction is no counterexample: "x * y = y * x fails" is
-// unsatisfiable, but with the two products abstracted separately it is
+// A model of the abstraction is no counterexample: "x * y = 7 with x and y
+// in [2, 6]" is unsatisfiable, but with the product abstracted it is
 // satisfiable; the prover answers for the exact formula (unsat), and a
 // counterexample it reports satisfies the exact formula.
 TEST(NonlinearAbstractionTest, ProverAnswersForTheExactFormula) {

@@ -616,9 +616,6 @@ static Block *createBodyBlock(RewriterBase &rewriter, Region &region) {
   return rewriter.createBlock(&region);
 }
 
-/// The number of values a loop carries.
-static unsigned yieldCount(scf::ForOp loop) { return loop.getNumRegionIterArgs(); }
-
 /// Which of `consumers` consumer roles need each op of `ops` (in one block,
 /// in order): those `own` gives it, then every consumer that needs an op
 /// using its results; an op no consumer needs (an assertion) goes where its
@@ -725,9 +722,10 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
            << consumers << " x " << consumerRegs
            << " registers per thread of a warpgroup; the register file has "
               "512 (64K registers for 128 threads)";
-  if (yieldCount(loop) % consumers != 0)
+  unsigned numCarried = loop.getNumRegionIterArgs();
+  if (numCarried % consumers != 0)
     return emitSilenceableError()
-           << "the loop carries " << yieldCount(loop) << " values; "
+           << "the loop carries " << numCarried << " values; "
            << consumers << " consumers need a multiple of " << consumers
            << ", as many per consumer";
   // The epilogue (what follows the loop in its block) will run in the
@@ -750,8 +748,12 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
   auto barrierType = schedule::MBarrierType::get(ctx, stages);
   Value full = schedule::MBarrierInitOp::create(rewriter, loc, barrierType,
                                                 rewriter.getI64IntegerAttr(1));
-  Value empty = schedule::MBarrierInitOp::create(
-      rewriter, loc, barrierType, rewriter.getI64IntegerAttr(1));
+  // Every consumer releases a slot on its own barrier array: the producer
+  // refills it after all of them.
+  SmallVector<Value> empties;
+  for (int64_t j = 0; j < consumers; ++j)
+    empties.push_back(schedule::MBarrierInitOp::create(
+        rewriter, loc, barrierType, rewriter.getI64IntegerAttr(1)));
 
   // Step n's round and the parity of its phase.
   rewriter.setInsertionPoint(first);
@@ -776,8 +778,9 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
       rewriter.setInsertionPoint(ifReuse.thenBlock()->getTerminator());
       Value prevRound = arith::SubIOp::create(rewriter, loc, round, c1);
       Value prevParity = arith::RemUIOp::create(rewriter, loc, prevRound, c2);
-      schedule::MBarrierWaitOp::create(rewriter, loc, empty, step->slot,
-                                       prevParity);
+      for (Value empty : empties)
+        schedule::MBarrierWaitOp::create(rewriter, loc, empty, step->slot,
+                                         prevParity);
     }
     schedule::MBarrierArriveExpectTxOp::create(
         rewriter, loc, full, step->slot, rewriter.getI64IntegerAttr(bytes));
@@ -841,23 +844,6 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
            << "an op combines the values of different consumers; "
               "cooperative consumers must compute and store independently";
 
-  SmallVector<Value> empties;
-  rewriter.setInsertionPoint(loop);
-  for (int64_t j = 1; j < consumers; ++j)
-    empties.push_back(schedule::MBarrierInitOp::create(
-        rewriter, loc, barrierType, rewriter.getI64IntegerAttr(1)));
-  empties.insert(empties.begin(), empty);
-  // Every consumer releases the slot on its own barrier: the producer
-  // refills it after all of them.
-  if (consumers > 1) {
-    auto wait = *producer.getBody().front().getOps<scf::IfOp>().begin();
-    auto firstWait = *wait.thenBlock()->getOps<schedule::MBarrierWaitOp>().begin();
-    rewriter.setInsertionPointAfter(firstWait);
-    for (int64_t j = 1; j < consumers; ++j)
-      schedule::MBarrierWaitOp::create(rewriter, loc, empties[j],
-                                       firstWait.getIndex(),
-                                       firstWait.getParity());
-  }
   auto roleName = [&](int64_t j) {
     return consumers == 1 ? std::string("consumer")
                           : "consumer" + std::to_string(j);
