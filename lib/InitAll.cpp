@@ -7,6 +7,7 @@
 #include "TileTag/InitAll.h"
 
 #include "TileTag/Conversion/Passes.h"
+#include "TileTag/CostModel/Passes.h"
 #include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
 #include "TileTag/Dialect/Schedule/Transforms/Passes.h"
 #include "TileTag/Dialect/Tag/IR/TagOps.h"
@@ -71,6 +72,7 @@ void mlir::tiletag::registerTileTagPasses() {
   tag::registerTileTagTagPasses();
   schedule::registerTileTagSchedulePasses();
   verify::registerTileTagVerificationPasses();
+  cost::registerTileTagCostModelPasses();
   conversion::registerTileTagConversionPasses();
   conversion::registerConversionPipelines();
 }

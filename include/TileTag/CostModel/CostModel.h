@@ -1,0 +1,113 @@
+//===- CostModel.h - analytic time estimate of a tile kernel ----*- C++ -*-===//
+//
+// Part of the TileTag project.
+//
+// An estimate, not a measurement: the time a kernel takes on a GPU at given
+// problem sizes, from what each program does (tensor-core and CUDA-core work,
+// bytes moved, how its loads overlap its compute) and how programs fill the
+// machine (occupancy, waves, DRAM traffic of each wave). The index arithmetic
+// of every program is evaluated exactly, so ragged edges, causal masks and
+// per-expert row counts shape the figure; tile operations are counted, never
+// run. Every constant of the machine is a field of TargetModel, which a
+// calibration file (JSON) can override with GPU measurements.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILETAG_COSTMODEL_COSTMODEL_H
+#define TILETAG_COSTMODEL_COSTMODEL_H
+
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::tiletag::cost {
+
+/// The machine, as the model sees it. Rates are per streaming
+/// multiprocessor and cycle unless a name says otherwise.
+struct TargetModel {
+  std::string chip;        // e.g. "sm_90a"
+  std::string device;      // e.g. "NVIDIA H200 SXM"
+  int64_t sms = 0;         // streaming multiprocessors
+  double clockGHz = 0;     // sustained SM clock under tensor load
+  double tensorFlopsPerCycle = 0; // dense bf16 FLOP per SM and cycle
+  double cudaOpsPerCycle = 0;     // fp32 lanes per SM
+  double sfuOpsPerCycle = 0;      // exp, log, rsqrt per SM and cycle
+  double l2BytesPerCycle = 0;     // L2 -> SM bytes per SM and cycle
+  double dramBytesPerSecond = 0;
+  double l2Bytes = 0;
+  double memoryLatencyCycles = 0; // a global load's round trip
+  int64_t sharedBytesPerSM = 0;
+  int64_t sharedBytesPerCTA = 0;
+  int64_t registersPerSM = 0;
+  int64_t threadsPerSM = 0;
+  int64_t ctasPerSM = 0;
+  double launchMicroseconds = 0;
+  /// Share of the tensor peak one program's dots reach: issued and waited
+  /// at once; asynchronous with groups in flight in one warpgroup; in two or
+  /// more consumer warpgroups.
+  double tensorEfficiencySync = 0;
+  double tensorEfficiencyAsync = 0;
+  double tensorEfficiencyCooperative = 0;
+  /// Registers per thread assumed when neither the caller (ptxas) nor the
+  /// schedule gives them.
+  int64_t defaultRegistersPerThread = 0;
+  /// Where the constants come from ("datasheet", or a calibration file).
+  std::string source;
+};
+
+/// The built-in model of `chip`, or null if the chip has none.
+const TargetModel *lookupTarget(StringRef chip);
+/// The chips that have a model, for messages.
+std::string targetNames();
+/// Overrides fields of `model` by those of the JSON object in `path`
+/// (same names as TargetModel's fields). Fails with a message naming the
+/// file and the field on a malformed file.
+LogicalResult applyCalibration(TargetModel &model, StringRef path,
+                               std::string &error);
+
+struct EstimateOptions {
+  /// Problem sizes, in the order of the kernel's `tile.launch` size names.
+  SmallVector<int64_t> sizes;
+  /// Values of scalar integer operands, by `tile.name`; those not given
+  /// are taken as 0 (and say so in the assumptions).
+  llvm::StringMap<int64_t> scalars;
+  /// Registers per thread from ptxas, if known.
+  std::optional<int64_t> registersPerThread;
+};
+
+struct Estimate {
+  std::string kernel;
+  double timeMicroseconds = 0;
+  double tflops = 0;
+  double flops = 0;               // tensor-core FLOPs the programs issue
+  double bytesLoaded = 0;         // global -> SM, all programs
+  double bytesStored = 0;
+  double dramBytes = 0;           // after L2 reuse within each wave
+  int64_t programs = 0;
+  int64_t ctasPerSM = 0;
+  int64_t threadsPerCTA = 0;
+  int64_t registersPerThread = 0;
+  int64_t sharedBytes = 0;
+  double waves = 0;
+  /// What bounds the time: "tensor", "memory latency", "L2 bandwidth",
+  /// "DRAM bandwidth", "CUDA cores" or "occupancy".
+  std::string boundBy;
+  std::vector<std::string> assumptions;
+  llvm::json::Object toJSON(const TargetModel &model) const;
+};
+
+/// Estimates `kernel` on `model`. Fails with a diagnostic at the op the
+/// model cannot follow (a loop bound that depends on floating-point data, an
+/// op it does not know that yields an index).
+FailureOr<Estimate> estimateKernel(tile::KernelOp kernel,
+                                   const TargetModel &model,
+                                   const EstimateOptions &options);
+
+} // namespace mlir::tiletag::cost
+
+#endif // TILETAG_COSTMODEL_COSTMODEL_H
