@@ -1,0 +1,190 @@
+"""Evaluation of one candidate, self-contained so that it runs in a local
+worker or on a Dask worker: a task (the kernel's module, the script, tool
+paths and options) in; a verdict, artifacts, step times and a score out.
+Steps, each of which can reject: apply the script with the transform
+interpreter, verify (tags, contract, schedule), run the CPU oracle at ragged
+sizes on fresh random inputs against the workload's float64 reference, lower
+to PTX, assemble with ptxas (registers, spills), estimate the time."""
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+import time
+
+# Reasons a candidate is rejected (recipes name them in [repair]).
+WAIT_RE = re.compile(r"wait_group|wait depth|wait_depth|retires", re.I)
+SLOT_RE = re.compile(r"slot|release|empty barrier|overwrit|reuse", re.I)
+
+
+def classify_verify(verdicts):
+    """The reason and a one-line summary of the first failed obligation."""
+    for kernel in verdicts.get("kernels", []):
+        for o in kernel.get("obligations", []):
+            if o.get("status") == "proved":
+                continue
+            text = " ".join([o.get("what", "")] + o.get("notes", []))
+            if o.get("status") == "unknown":
+                reason = "verify:unknown"
+            elif o.get("checker") == "contract":
+                reason = "verify:contract"
+            elif o.get("checker") == "schedule" and WAIT_RE.search(text):
+                reason = "verify:wait"
+            elif o.get("checker") == "schedule" and SLOT_RE.search(text):
+                reason = "verify:slot"
+            elif o.get("checker") == "schedule":
+                reason = "verify:schedule"
+            else:
+                reason = "verify:tags"
+            return reason, o
+    return "verify:unknown", {}
+
+
+def classify_apply(message):
+    if re.search(r"shared memory", message, re.I):
+        return "shared-memory"
+    if re.search(r"register", message, re.I):
+        return "registers"
+    if WAIT_RE.search(message):
+        return "verify:wait"
+    return "apply"
+
+
+def first_error(stderr):
+    for line in stderr.splitlines():
+        if "error:" in line:
+            return line.split("error:", 1)[1].strip()
+    lines = [l for l in stderr.splitlines() if l.strip()]
+    return lines[-1].strip() if lines else "no message"
+
+
+def ragged_sizes(defaults):
+    """Sizes off every tile boundary, small enough for the oracle: 3/4 of
+    the kernel's default plus one (sizes of 4 or less stay)."""
+    return {k: (v - v // 4 + 1 if v > 4 else v) for k, v in defaults.items()}
+
+
+def _run(cmd, timeout):
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        rc, out, err = proc.returncode, proc.stdout, proc.stderr
+    except subprocess.TimeoutExpired:
+        rc, out, err = None, "", "timed out after %d s" % timeout
+    return rc, out, err, time.perf_counter() - start
+
+
+def evaluate(task):
+    """task: dict with module (text), kernel, script (text), opt, run,
+    ptxas (paths), chip, size (dict for the estimate), check_sizes (list of
+    dicts), scalars (dict), seed (int), calibration (path or ""),
+    timeout (s). Returns the attempt record."""
+    result = {"status": "rejected", "reason": None, "message": "",
+              "obligation": None, "times": {}, "score": None}
+    t = task["timeout"]
+    with tempfile.TemporaryDirectory(prefix="tiletag-agent-") as tmp:
+        src = os.path.join(tmp, "input.mlir")
+        script = os.path.join(tmp, "script.mlir")
+        out = os.path.join(tmp, "out.mlir")
+        proved = os.path.join(tmp, "proved.mlir")
+        ptx = os.path.join(tmp, "kernel.ptx")
+        with open(src, "w") as f:
+            f.write(task["module"])
+        with open(script, "w") as f:
+            f.write(task["script"])
+
+        def reject(step, reason, message, seconds, obligation=None):
+            result["times"][step] = round(seconds, 3)
+            result.update(reason=reason, message=message, obligation=obligation)
+            return result
+
+        def crashed(step, rc, err, seconds):
+            what = "timed out" if rc is None else "crashed (signal %d)" % -rc
+            return reject(step, "tool", "%s %s: %s" % (step, what, first_error(err)),
+                          seconds)
+
+        rc, _, err, s = _run([task["opt"], src, "--transform-preload-library="
+                              "transform-library-paths=" + script,
+                              "--transform-interpreter", "-o", out], t)
+        if rc is None or rc < 0:
+            return crashed("apply", rc, err, s)
+        if rc != 0:
+            msg = first_error(err)
+            return reject("apply", classify_apply(msg), msg, s)
+        result["times"]["apply"] = round(s, 3)
+
+        rc, sout, err, s = _run([task["opt"], "--tiletag-verify=format=json", out,
+                                 "-o", proved], t)
+        if rc is None or rc < 0:
+            return crashed("verify", rc, err, s)
+        if rc != 0:
+            try:
+                reason, obligation = classify_verify(json.loads(sout))
+            except ValueError:
+                reason, obligation = "verify:unknown", None
+            msg = obligation.get("what") if obligation else first_error(err)
+            return reject("verify", reason, msg, s, obligation)
+        result["times"]["verify"] = round(s, 3)
+
+        total = 0.0
+        for i, sizes in enumerate(task["check_sizes"]):
+            size = ",".join("%s=%d" % kv for kv in sizes.items())
+            cmd = [task["run"], proved, "--check", "--kernel", task["kernel"],
+                   "--size", size, "--seed", str(task["seed"] + i)]
+            for name, value in task["scalars"].items():
+                cmd += ["--set", "%s=%d" % (name, value)]
+            rc, sout, err, s = _run(cmd, t)
+            total += s
+            if rc is None or rc < 0:
+                return crashed("oracle", rc, err, total)
+            if rc != 0:
+                return reject("oracle", "oracle", "at %s: %s" % (
+                    size, first_error(err + sout)), total)
+        result["times"]["oracle"] = round(total, 3)
+
+        rc, _, err, s = _run([task["opt"], proved, "--tiletag-compile-cuda="
+                              "chip=%s format=isa output=%s" % (task["chip"], ptx),
+                              "-o", os.devnull], t)
+        if rc is None or rc < 0:
+            return crashed("lower", rc, err, s)
+        if rc != 0:
+            return reject("lower", "lower", first_error(err), s)
+        result["times"]["lower"] = round(s, 3)
+
+        rc, _, err, s = _run([task["ptxas"], "-arch=" + task["chip"], "-v", ptx,
+                              "-o", os.path.join(tmp, "kernel.cubin")], t)
+        if rc != 0:
+            return reject("ptxas", "ptxas", first_error(err) if rc else "ptxas "
+                          + ("timed out" if rc is None else "crashed"), s)
+        result["times"]["ptxas"] = round(s, 3)
+        regs = [int(r) for r in re.findall(r"Used (\d+) registers", err)]
+        spills = [int(a) + int(b) for a, b in re.findall(
+            r"(\d+) bytes spill stores, (\d+) bytes spill loads", err)]
+        result["ptxas"] = {"registers": max(regs) if regs else None,
+                           "spill_bytes": sum(spills)}
+
+        size = ",".join("%s=%d" % kv for kv in
+                        list(task["size"].items()) + list(task["scalars"].items()))
+        options = "sizes=%s format=json kernel=%s chip=%s" % (size, task["kernel"],
+                                                             task["chip"])
+        if result["ptxas"]["registers"]:
+            options += " regs=%d" % result["ptxas"]["registers"]
+        if task.get("calibration"):
+            options += " calibration=" + task["calibration"]
+        rc, sout, err, s = _run([task["opt"], "--tiletag-estimate=" + options, proved,
+                                 "-o", os.devnull], t)
+        if rc != 0:
+            return reject("estimate", "estimate", first_error(err), s)
+        result["times"]["estimate"] = round(s, 3)
+        estimate = json.loads(sout)
+        result["score"] = {"kind": "estimate", "time_us": estimate["time_us"],
+                           "tflops": estimate["tflops"],
+                           "bound_by": estimate["kernels"][0]["bound_by"],
+                           "model": estimate["model"]}
+        result["status"] = "verified"
+        with open(proved) as f:
+            result["kernel_ir"] = f.read()
+        with open(ptx) as f:
+            result["ptx"] = f.read()
+    return result
