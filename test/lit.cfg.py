@@ -26,7 +26,8 @@ llvm_config.use_default_substitutions()
 # FileCheck, not, count and split-file come from Debian's LLVM 22.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.tiletag_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tiletag-opt", "tiletag-run"], tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["tiletag-opt", "tiletag-run", "tiletag-agent"], tool_dirs)
 
 # Optional outside tools: tests that need one say `REQUIRES: <feature>` and are
 # reported as UNSUPPORTED where it is missing.
@@ -38,6 +39,13 @@ if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     # gpu-module-to-binary looks for ptxas on PATH.
     llvm_config.with_environment(
         "PATH", os.path.dirname(config.ptxas_executable), append_path=True)
+
+
+# Dask (Debian's python3-distributed, for tiletag-agent --dask-scheduler).
+if shutil.which("dask-scheduler") and shutil.which("dask-worker") and \
+        subprocess.run(["/usr/bin/python3", "-c", "import distributed"],
+                       capture_output=True).returncode == 0:
+    config.available_features.add("dask")
 
 
 def has_cuda_gpu():

@@ -103,7 +103,7 @@ class Run:
         if self.best:
             s = self.best["score"]
             lines += ["Best: attempt %d (%s %s): %.1f us, %.1f TFLOP/s (%s, %s)."
-                      % (self.best["id"], self.best["recipe"],
+                      % (self.best["id"], self.best["recipe"] or "llm",
                          json.dumps(self.best["params"], sort_keys=True),
                          s["time_us"], s["tflops"], s["kind"], s["bound_by"]), ""]
         else:

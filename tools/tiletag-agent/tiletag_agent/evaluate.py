@@ -144,7 +144,7 @@ def evaluate(task):
         result["times"]["oracle"] = round(total, 3)
 
         rc, _, err, s = _run([task["opt"], proved, "--tiletag-compile-cuda="
-                              "chip=%s format=isa output=%s" % (task["chip"], ptx),
+                              "chip=%s format=isa output=%s verify=0" % (task["chip"], ptx),
                               "-o", os.devnull], t)
         if rc is None or rc < 0:
             return crashed("lower", rc, err, s)

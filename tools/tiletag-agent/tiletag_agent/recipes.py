@@ -18,11 +18,19 @@ class RecipeError(Exception):
 
 
 def _line_of(text, key):
-    """1-based line of the first `key =` or `[key]` / `[...key]` in text."""
-    pattern = re.compile(r"^\s*(\[+[\w.\"-]*\b%s\b[\w.\"-]*\]+|%s\s*=)"
-                         % (re.escape(key), re.escape(key)), re.M)
-    m = pattern.search(text)
-    return text.count("\n", 0, m.start()) + 1 if m else 1
+    """1-based line of `key` in text: `key` is a key (its `key =` or its
+    table header), or a list of those and literal strings, each searched for
+    after the previous one (e.g. ["factor", "default"])."""
+    pos = 0
+    for anchor in key if isinstance(key, list) else [key]:
+        pattern = re.compile(r"^\s*(\[+[\w.\"-]*\b%s\b[\w.\"-]*\]+|%s\s*=)"
+                             % (re.escape(anchor), re.escape(anchor)), re.M)
+        m = pattern.search(text, pos)
+        at = m.start(1) if m else text.find(anchor, pos)
+        if at < 0:
+            break
+        pos = at
+    return text.count("\n", 0, pos) + 1
 
 
 class Param:
@@ -58,7 +66,7 @@ class Param:
                       % (name, v, self.type))
         self.default = spec.get("default", self.values[0])
         if self.default not in self.values:
-            where(name, "parameter '%s': default %r is not among its values %r"
+            where([name, "default"], "parameter '%s': default %r is not among its values %r"
                   % (name, self.default, self.values))
 
     def neighbours(self, value):
@@ -116,7 +124,8 @@ class Recipe:
         except ValueError as e:
             where("template", "template: %s" % e)
         for ident in sorted(used - set(self.params) - {"kernel"}):
-            where("template", "template uses ${%s}, which is not a parameter" % ident)
+            where(["template", "${%s}" % ident],
+                  "template uses ${%s}, which is not a parameter" % ident)
         for name in sorted(set(self.params) - used):
             where(name, "parameter '%s' is not used by the template" % name)
         self.repair = {}
