@@ -293,6 +293,18 @@ def estimate(args, tools):
 
 
 def main(argv=None):
+    """Exit status: 0 with a verified kernel, 1 with none, 2 on bad input,
+    130 when interrupted."""
+    try:
+        return _main(argv)
+    except SystemExit as e:
+        if isinstance(e.code, str):
+            sys.stderr.write(e.code + "\n")
+            return 2
+        raise
+
+
+def _main(argv=None):
     default_recipes = os.path.join(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))), "recipes")
     ap = argparse.ArgumentParser(prog="tiletag-agent", description=USAGE)

@@ -196,7 +196,11 @@ def load_file(path):
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"at line (\d+)", str(e))
         raise RecipeError("%s:%s: %s" % (path, m.group(1) if m else 1, e))
-    return Recipe(path, text, data)
+    try:
+        return Recipe(path, text, data)
+    except (TypeError, ValueError, AttributeError, KeyError) as e:
+        # A value of the wrong shape that no check above names.
+        raise RecipeError("%s:1: malformed recipe (%s: %s)" % (path, type(e).__name__, e))
 
 
 def load(paths):
