@@ -319,7 +319,9 @@ def _main(argv=None):
                     "oracle's inputs; the same seed gives the same run")
     ap.add_argument("--out", default="tiletag-agent-out", help="output directory "
                     "(resumed when it holds a run of the same kernel)")
-    ap.add_argument("--jobs", type=int, default=1, help="local worker processes")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="candidates evaluated at once on this machine (default: "
+                    "the number of CPUs)")
     ap.add_argument("--batch", type=int, default=4, help="candidates proposed per "
                     "round (fixed, so that --jobs and Dask give the same run)")
     ap.add_argument("--dask-scheduler", metavar="HOST:PORT", help="evaluate on this "
