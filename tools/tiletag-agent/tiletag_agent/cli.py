@@ -146,6 +146,17 @@ class Run:
     # -- search ---------------------------------------------------------
     def record(self, attempt):
         attempt["id"] = len(self.attempts) + 1
+        ir = attempt.pop("candidate_ir", None)
+        if ir is not None:
+            # A rejected kernel, kept so that the obligation's location and
+            # counterexample can be read and replayed.
+            name = "attempts/%d.mlir" % attempt["id"]
+            os.makedirs(os.path.join(self.args.out, "attempts"), exist_ok=True)
+            atomic_write(os.path.join(self.args.out, name), ir)
+            attempt["candidate"] = name
+            if attempt.get("obligation"):
+                attempt["obligation"] = json.loads(json.dumps(
+                    attempt["obligation"]).replace("out.mlir", name))
         self.attempts.append(attempt)
         if attempt["status"] != "error":
             self.planner.observe(attempt)

@@ -95,8 +95,12 @@ def evaluate(task):
             f.write(task["script"])
 
         def reject(step, reason, message, seconds, obligation=None):
+            # Locations name the candidate's files, not this temporary folder.
+            if obligation:
+                obligation = json.loads(json.dumps(obligation).replace(tmp + "/", ""))
             result["times"][step] = round(seconds, 3)
-            result.update(reason=reason, message=message, obligation=obligation)
+            result.update(reason=reason, message=message.replace(tmp + "/", ""),
+                          obligation=obligation)
             return result
 
         def crashed(step, rc, err, seconds):
@@ -124,6 +128,8 @@ def evaluate(task):
             except ValueError:
                 reason, obligation = "verify:unknown", None
             msg = obligation.get("what") if obligation else first_error(err)
+            with open(out) as f:
+                result["candidate_ir"] = f.read()  # what the obligation points into
             return reject("verify", reason, msg, s, obligation)
         result["times"]["verify"] = round(s, 3)
 
