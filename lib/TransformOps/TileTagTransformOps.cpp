@@ -203,6 +203,7 @@ DiagnosedSilenceableFailure tiletag::SplitKOp::applyToOne(
 
   // The launch: a size S = splits and a grid dimension of extent S.
   MLIRContext *ctx = kernel.getContext();
+  kernel->removeAttr(tag::TagDialect::kProgramMapAttrName);
   SmallVector<StringAttr> names(launch.getSizeNames());
   SmallVector<int64_t> defaults(launch.getSizeDefaults());
   names.push_back(StringAttr::get(ctx, "S"));
@@ -471,6 +472,7 @@ DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
            << " must be `size ceildiv constant`";
 
   MLIRContext *ctx = kernel.getContext();
+  kernel->removeAttr(tag::TagDialect::kProgramMapAttrName);
   SmallVector<AffineExpr> grid(launch.getGrid());
   grid[dim] = extent.getLHS().ceilDiv(blockSize.getValue() * factor);
   kernel->setAttr(tile::TileDialect::kLaunchAttrName,
@@ -487,6 +489,96 @@ DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
   ProgramCoarsener(rewriter, dim, factor).rebuild(old);
   for (Operation *op : llvm::reverse(old))
     rewriter.eraseOp(op);
+  return rewritten(kernel, kernel, results);
+}
+
+DiagnosedSilenceableFailure tiletag::RasterizeOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
+  if (!kernel)
+    return emitSilenceableError()
+           << "expects a tile.kernel, got '" << target->getName() << "'";
+  int64_t rank = kernel.getGridAttr().getInt();
+  int64_t dim = getDim(), group = getGroup();
+  StringRef name = kernel.getSymName();
+  if (rank >= 3)
+    return emitSilenceableError()
+           << "@" << name
+           << " already uses all 3 grid dimensions; rasterizing adds one";
+  if (dim >= rank)
+    return emitSilenceableError() << "@" << name << " has " << rank
+                                  << " grid dimensions; there is no dimension "
+                                  << dim;
+  bool readsExtent = false;
+  kernel.walk([&](tile::NumProgramsOp n) {
+    readsExtent = readsExtent || static_cast<int64_t>(n.getDim()) == dim;
+  });
+  if (readsExtent)
+    return emitSilenceableError()
+           << "@" << name << " reads tile.num_programs " << dim
+           << ", whose value rasterizing changes";
+  auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
+      tile::TileDialect::kLaunchAttrName);
+  if (!launch || static_cast<int64_t>(launch.getGrid().size()) != rank)
+    return emitSilenceableError()
+           << "@" << name << " has no tile.launch with its grid extents";
+
+  if (kernel->hasAttr(tag::TagDialect::kProgramMapAttrName))
+    return emitSilenceableError()
+           << "@" << name << " has a tag.program_map already (rasterized?)";
+
+  // Old dimension j != dim moves to 1 + (its rank among the others).
+  auto moved = [&](int64_t j) { return 1 + j - (j > dim ? 1 : 0); };
+  MLIRContext *ctx = kernel.getContext();
+  // Which program stores what the reference's program (..., i, ...) stores:
+  // (i mod group, the other ids, i floordiv group). The contract checker
+  // proves it (without it, it would search for that program).
+  if (kernel->hasAttr(tag::TagDialect::kContractAttrName)) {
+    SmallVector<AffineExpr> ids{getAffineDimExpr(dim, ctx) % group};
+    for (int64_t j = 0; j < rank; ++j)
+      if (j != dim)
+        ids.push_back(getAffineDimExpr(j, ctx));
+    ids.push_back(getAffineDimExpr(dim, ctx).floorDiv(group));
+    kernel->setAttr(tag::TagDialect::kProgramMapAttrName,
+                    AffineMapAttr::get(AffineMap::get(rank, 0, ids, ctx)));
+  }
+  SmallVector<AffineExpr> grid{getAffineConstantExpr(group, ctx)};
+  for (int64_t j = 0; j < rank; ++j)
+    if (j != dim)
+      grid.push_back(launch.getGrid()[j]);
+  grid.push_back(launch.getGrid()[dim].ceilDiv(group));
+  kernel->setAttr(tile::TileDialect::kLaunchAttrName,
+                  tile::LaunchAttr::get(ctx, launch.getSizeNames(),
+                                        launch.getSizeDefaults(), grid,
+                                        launch.getShapeNames(),
+                                        launch.getShapes(), launch.getCheck(),
+                                        launch.getThen()));
+  kernel.setGridAttr(rewriter.getI64IntegerAttr(rank + 1));
+
+  SmallVector<tile::ProgramIdOp> ids;
+  SmallVector<tile::NumProgramsOp> extents;
+  kernel.walk([&](tile::ProgramIdOp p) { ids.push_back(p); });
+  kernel.walk([&](tile::NumProgramsOp n) { extents.push_back(n); });
+  for (tile::NumProgramsOp n : extents)
+    rewriter.modifyOpInPlace(
+        n, [&] { n.setDim(static_cast<uint64_t>(moved(n.getDim()))); });
+  for (tile::ProgramIdOp p : ids) {
+    if (static_cast<int64_t>(p.getDim()) != dim) {
+      rewriter.modifyOpInPlace(
+          p, [&] { p.setDim(static_cast<uint64_t>(moved(p.getDim()))); });
+      continue;
+    }
+    // index = c * group + a
+    rewriter.setInsertionPoint(p);
+    Location loc = p.getLoc();
+    Value a = tile::ProgramIdOp::create(rewriter, loc, 0);
+    Value c = tile::ProgramIdOp::create(rewriter, loc, rank);
+    Value g = arith::ConstantIndexOp::create(rewriter, loc, group);
+    Value base = arith::MulIOp::create(rewriter, loc, c, g);
+    rewriter.replaceOpWithNewOp<arith::AddIOp>(p, base, a);
+  }
   return rewritten(kernel, kernel, results);
 }
 

@@ -750,6 +750,47 @@ private:
 
 } // namespace
 
+/// `e` over the reference's program ids, or nothing where the map uses what
+/// the model does not follow (a division by a non-positive or non-constant
+/// value). Program ids are non-negative, and Z3's div and mod by a positive
+/// constant are floor division and its remainder, as in affine maps.
+static std::optional<z3::expr> affineToZ3(AffineExpr e,
+                                          ArrayRef<z3::expr> dims) {
+  if (auto d = llvm::dyn_cast<AffineDimExpr>(e))
+    return d.getPosition() < dims.size()
+               ? std::optional<z3::expr>(dims[d.getPosition()])
+               : std::nullopt;
+  if (dims.empty())
+    return std::nullopt;
+  z3::context &ctx = dims.front().ctx();
+  if (auto c = llvm::dyn_cast<AffineConstantExpr>(e))
+    return ctx.int_val(static_cast<int64_t>(c.getValue()));
+  auto bin = llvm::dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return std::nullopt;
+  std::optional<z3::expr> l = affineToZ3(bin.getLHS(), dims),
+                          r = affineToZ3(bin.getRHS(), dims);
+  if (!l || !r)
+    return std::nullopt;
+  auto divisor = llvm::dyn_cast<AffineConstantExpr>(bin.getRHS());
+  bool positive = divisor && divisor.getValue() > 0;
+  switch (bin.getKind()) {
+  case AffineExprKind::Add:
+    return *l + *r;
+  case AffineExprKind::Mul:
+    return *l * *r;
+  case AffineExprKind::Mod:
+    return positive ? std::optional<z3::expr>(z3::mod(*l, *r)) : std::nullopt;
+  case AffineExprKind::FloorDiv:
+    return positive ? std::optional<z3::expr>(*l / *r) : std::nullopt;
+  case AffineExprKind::CeilDiv:
+    return positive ? std::optional<z3::expr>((*l + *r - 1) / *r)
+                    : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
 void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
                                     ArrayRef<tile::StoreOp> rStores) {
   Side ks{km, ki}, rs{rm, ri};
@@ -773,16 +814,30 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
       Block kb = storeBlock(cs, k);
       z3::expr covers = range && km.executes(k, inst) && sameElements(kb, rb);
       missed = missed && km.forAll(vars, !covers);
-      // The program with the reference's program ids is the usual witness:
-      // asking for it first spares Z3 the search for one (a quantifier-free
-      // query); only if it does not store the block is any program sought.
+      // The program with the reference's program ids (or the one the
+      // kernel's tag.program_map names) is the usual witness: asking for it
+      // first spares Z3 the search for one (a quantifier-free query); only
+      // if it does not store the block is any program sought.
       int64_t grid = kernel.getGridAttr().getInt();
-      if (coveredByItsProgram || grid != ref.getGridAttr().getInt() ||
-          static_cast<int64_t>(vars.size()) != grid)
+      auto programMap = kernel->getAttrOfType<AffineMapAttr>(
+          tag::TagDialect::kProgramMapAttrName);
+      if (coveredByItsProgram || static_cast<int64_t>(vars.size()) != grid ||
+          (!programMap && grid != ref.getGridAttr().getInt()))
         continue;
+      std::vector<z3::expr> refIds;
+      for (int64_t d = 0; d < ref.getGridAttr().getInt(); ++d)
+        refIds.push_back(rm.programId(d, ri));
       z3::expr same = ctx.bool_val(true);
-      for (int64_t d = 0; d < grid; ++d)
-        same = same && vars[d] == rm.programId(d, ri);
+      for (int64_t d = 0; d < grid; ++d) {
+        std::optional<z3::expr> id =
+            programMap ? affineToZ3(programMap.getValue().getResult(d), refIds)
+                       : std::optional<z3::expr>(refIds[d]);
+        if (!id) {
+          same = ctx.bool_val(false);
+          break;
+        }
+        same = same && vars[d] == *id;
+      }
       Verdict v = prover.check(facts() && stored && same && !covers,
                                what + " (by the program with its ids)");
       coveredByItsProgram = v.kind == Verdict::Unsat;

@@ -145,6 +145,52 @@ def TileTag_CoarsenOp : TileTag_TransformOp<"coarsen", [
   }];
 }
 
+def TileTag_RasterizeOp : TileTag_TransformOp<"rasterize", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "launches programs in groups of `group` along a grid dimension";
+  let description = [{
+    Changes the order in which programs are launched (CTA rasterization):
+    programs run with grid dimension 0 fastest, so a wave of a plain 2-d
+    GEMM covers every row block of a few column blocks and its A operand
+    does not fit in L2. After the rewrite, the launch has a new leading
+    dimension of extent `group` and a trailing one of extent
+    `E ceildiv group` (`E` the extent of `dim`); the program that had index
+    `i` along `dim` is program (`i mod group`, ..., `i floordiv group`), so
+    consecutive programs sweep `group` blocks of `dim` before moving along
+    the other dimension (Triton's grouped ordering). The kernel's index is
+    rebuilt as `c * group + a` from the first and last program ids; the
+    other program ids move to their new dimensions. When `group` does not
+    divide `E`, the last group's extra programs address blocks past the end:
+    their loads pad and their stores clip.
+
+    Invariants instantiated: none beyond the index map; the contract checker
+    proves that every block of the output is still stored once with the
+    reference's value.
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not a
+    `tile.kernel`, it already uses 3 grid dimensions, `dim` is not one of
+    its grid dimensions, it has no `tile.launch`, or it reads
+    `tile.num_programs` of `dim`. Otherwise the kernel is rewritten in
+    place, its proof stamps dropped, and the result handle points to it.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dim,
+                       ConfinedAttr<I64Attr, [IntMinValue<2>]>:$group);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target `dim` `(` $dim `)` `group` `(` $group `)` attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def TileTag_StageLoadsOp : TileTag_TransformOp<"stage_loads", [
     FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
     MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {

@@ -100,7 +100,7 @@ tile.kernel @label_empty_name(%A: memref<?xf32>) grid(1) {
 
 tile.kernel @unknown_attr(%A: memref<?xf32>) grid(1) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{unknown tag dialect attribute 'tag.lables'; the tag dialect defines 'tag.labels', 'tag.contract' and 'tag.verified'}}
+  // expected-error @+1 {{unknown tag dialect attribute 'tag.lables'; the tag dialect defines 'tag.labels', 'tag.contract', 'tag.program_map' and 'tag.verified'}}
   %t = tile.load %A[%c0] {tag.lables = []} : memref<?xf32> -> tensor<4xf32>
   tile.return
 }
@@ -140,5 +140,29 @@ tile.kernel @ref(%A: memref<?xf16> {tile.name = "A"}) grid(1) {
 
 // expected-error @+1 {{'tag.contract' belongs on a tile.kernel and names its reference kernel (@name)}}
 tile.kernel @contract_string(%A: memref<?xf32>) grid(1) attributes {tag.contract = "ref"} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tag.program_map' needs the kernel's contract ('tag.contract')}}
+tile.kernel @program_map_no_contract(%A: memref<?xf32>) grid(1) attributes {tag.program_map = affine_map<(d0) -> (d0)>} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tag.program_map' must map the 1 program ids of the reference to the 2 of this kernel, without symbols; got affine_map<(d0) -> (d0)>}}
+tile.kernel @program_map_rank(%A: memref<?xf32> {tile.name = "A"}) grid(2) attributes {tag.contract = @pm_ref, tag.program_map = affine_map<(d0) -> (d0)>} {
+  tile.return
+}
+tile.kernel @pm_ref(%A: memref<?xf32> {tile.name = "A"}) grid(1) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tag.program_map' belongs on a tile.kernel and is an affine map}}
+tile.kernel @program_map_value(%A: memref<?xf32>) grid(1) attributes {tag.program_map = 3} {
   tile.return
 }

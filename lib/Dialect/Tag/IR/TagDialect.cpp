@@ -85,6 +85,38 @@ static LogicalResult verifyContract(Operation *op, Attribute value) {
   return success();
 }
 
+/// `tag.program_map` maps the reference's program ids to the kernel's.
+static LogicalResult verifyProgramMap(Operation *op, Attribute value) {
+  auto map = llvm::dyn_cast<AffineMapAttr>(value);
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(op);
+  if (!map || !kernel)
+    return op->emitError() << "'" << TagDialect::kProgramMapAttrName
+                           << "' belongs on a tile.kernel and is an affine map";
+  auto ref = kernel->getAttrOfType<FlatSymbolRefAttr>(
+      TagDialect::kContractAttrName);
+  auto reference =
+      ref ? SymbolTable::lookupNearestSymbolFrom<tile::KernelOp>(
+                op->getParentOp() ? op->getParentOp() : op, ref.getAttr())
+          : tile::KernelOp();
+  if (!reference)
+    return op->emitError() << "'" << TagDialect::kProgramMapAttrName
+                           << "' needs the kernel's contract ('"
+                           << TagDialect::kContractAttrName << "')";
+  AffineMap m = map.getValue();
+  if (m.getNumSymbols() != 0 ||
+      static_cast<int64_t>(m.getNumDims()) !=
+          reference.getGridAttr().getInt() ||
+      static_cast<int64_t>(m.getNumResults()) !=
+          kernel.getGridAttr().getInt())
+    return op->emitError()
+           << "'" << TagDialect::kProgramMapAttrName << "' must map the "
+           << reference.getGridAttr().getInt()
+           << " program ids of the reference to the "
+           << kernel.getGridAttr().getInt()
+           << " of this kernel, without symbols; got " << map;
+  return success();
+}
+
 LogicalResult TagDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   if (attr.getName() == kVerifiedAttrName) {
@@ -97,11 +129,14 @@ LogicalResult TagDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == kContractAttrName)
     return verifyContract(op, attr.getValue());
+  if (attr.getName() == kProgramMapAttrName)
+    return verifyProgramMap(op, attr.getValue());
   if (attr.getName() != kLabelsAttrName)
     return op->emitError() << "unknown tag dialect attribute '"
                            << attr.getName().getValue()
                            << "'; the tag dialect defines '" << kLabelsAttrName
-                           << "', '" << kContractAttrName << "' and '"
+                           << "', '" << kContractAttrName << "', '"
+                           << kProgramMapAttrName << "' and '"
                            << kVerifiedAttrName << "'";
   auto labels = llvm::dyn_cast<ArrayAttr>(attr.getValue());
   if (!labels || labels.empty() || !llvm::all_of(labels, [](Attribute a) {

@@ -52,6 +52,11 @@ def Tag_Dialect : Dialect {
     /// On a kernel: the reference kernel whose results it must compute (its
     /// contract), as a symbol reference.
     static constexpr ::llvm::StringLiteral kContractAttrName = "tag.contract";
+    /// On a kernel with a contract: which of its programs stores what
+    /// program (i, j, ...) of the reference stores, as an affine map from
+    /// the reference's program ids to the kernel's. A hint the contract
+    /// checker proves (a rewrite that reorders programs writes it).
+    static constexpr ::llvm::StringLiteral kProgramMapAttrName = "tag.program_map";
   }];
 }
 
