@@ -40,6 +40,20 @@ rewritten(Operation *kernel, Operation *result,
   return DiagnosedSilenceableFailure::success();
 }
 
+/// Records that the kernel's programs were renumbered by `step` (old program
+/// ids -> new ones): its tag.program_map, the reference's program ids ->
+/// the kernel's, becomes `step` after the old map. Only kernels with a
+/// contract carry one.
+static void renumberPrograms(tile::KernelOp kernel, AffineMap step) {
+  if (!kernel->hasAttr(tag::TagDialect::kContractAttrName))
+    return;
+  auto old = kernel->getAttrOfType<AffineMapAttr>(
+      tag::TagDialect::kProgramMapAttrName);
+  AffineMap map = old ? step.compose(old.getValue()) : step;
+  kernel->setAttr(tag::TagDialect::kProgramMapAttrName,
+                  AffineMapAttr::get(map));
+}
+
 //===----------------------------------------------------------------------===//
 // VerifyOp
 //===----------------------------------------------------------------------===//
@@ -472,7 +486,12 @@ DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
            << " must be `size ceildiv constant`";
 
   MLIRContext *ctx = kernel.getContext();
-  kernel->removeAttr(tag::TagDialect::kProgramMapAttrName);
+  // Program i along dim is now part of program i floordiv factor.
+  SmallVector<AffineExpr> ids;
+  for (int64_t j = 0, e = kernel.getGridAttr().getInt(); j < e; ++j)
+    ids.push_back(j == dim ? getAffineDimExpr(j, ctx).floorDiv(factor)
+                           : getAffineDimExpr(j, ctx));
+  renumberPrograms(kernel, AffineMap::get(ids.size(), 0, ids, ctx));
   SmallVector<AffineExpr> grid(launch.getGrid());
   grid[dim] = extent.getLHS().ceilDiv(blockSize.getValue() * factor);
   kernel->setAttr(tile::TileDialect::kLaunchAttrName,
@@ -525,25 +544,18 @@ DiagnosedSilenceableFailure tiletag::RasterizeOp::applyToOne(
     return emitSilenceableError()
            << "@" << name << " has no tile.launch with its grid extents";
 
-  if (kernel->hasAttr(tag::TagDialect::kProgramMapAttrName))
-    return emitSilenceableError()
-           << "@" << name << " has a tag.program_map already (rasterized?)";
-
   // Old dimension j != dim moves to 1 + (its rank among the others).
   auto moved = [&](int64_t j) { return 1 + j - (j > dim ? 1 : 0); };
   MLIRContext *ctx = kernel.getContext();
-  // Which program stores what the reference's program (..., i, ...) stores:
-  // (i mod group, the other ids, i floordiv group). The contract checker
-  // proves it (without it, it would search for that program).
-  if (kernel->hasAttr(tag::TagDialect::kContractAttrName)) {
-    SmallVector<AffineExpr> ids{getAffineDimExpr(dim, ctx) % group};
-    for (int64_t j = 0; j < rank; ++j)
-      if (j != dim)
-        ids.push_back(getAffineDimExpr(j, ctx));
-    ids.push_back(getAffineDimExpr(dim, ctx).floorDiv(group));
-    kernel->setAttr(tag::TagDialect::kProgramMapAttrName,
-                    AffineMapAttr::get(AffineMap::get(rank, 0, ids, ctx)));
-  }
+  // Program (..., i, ...) becomes (i mod group, the others, i floordiv
+  // group); the contract checker proves the map (without it, it would
+  // search for the program that stores each block).
+  SmallVector<AffineExpr> newIds{getAffineDimExpr(dim, ctx) % group};
+  for (int64_t j = 0; j < rank; ++j)
+    if (j != dim)
+      newIds.push_back(getAffineDimExpr(j, ctx));
+  newIds.push_back(getAffineDimExpr(dim, ctx).floorDiv(group));
+  renumberPrograms(kernel, AffineMap::get(rank, 0, newIds, ctx));
   SmallVector<AffineExpr> grid{getAffineConstantExpr(group, ctx)};
   for (int64_t j = 0; j < rank; ++j)
     if (j != dim)

@@ -802,7 +802,19 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
     std::string name = ref.getOperandName(argNumber(r.getDest()));
     std::string what =
         "every block of " + name + " the reference stores is stored";
-    bool coveredByItsProgram = false;
+    // The program with the reference's program ids (or the one the
+    // kernel's tag.program_map names) is the usual witness: asking whether
+    // it stores the block, through any of the kernel's stores, spares Z3 the
+    // search for one (a quantifier-free query); only if it does not is any
+    // program sought.
+    auto programMap = kernel->getAttrOfType<AffineMapAttr>(
+        tag::TagDialect::kProgramMapAttrName);
+    int64_t grid = kernel.getGridAttr().getInt();
+    std::vector<z3::expr> refIds;
+    for (int64_t d = 0; d < ref.getGridAttr().getInt(); ++d)
+      refIds.push_back(rm.programId(d, ri));
+    z3::expr byWitness = ctx.bool_val(false), witnessIds = ctx.bool_val(true);
+    bool haveWitness = false;
     for (tile::StoreOp k : kStores) {
       if (argNumber(k.getDest()) != argNumber(r.getDest()) ||
           k.getValue().getType() != r.getValue().getType())
@@ -814,34 +826,32 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
       Block kb = storeBlock(cs, k);
       z3::expr covers = range && km.executes(k, inst) && sameElements(kb, rb);
       missed = missed && km.forAll(vars, !covers);
-      // The program with the reference's program ids (or the one the
-      // kernel's tag.program_map names) is the usual witness: asking for it
-      // first spares Z3 the search for one (a quantifier-free query); only
-      // if it does not store the block is any program sought.
-      int64_t grid = kernel.getGridAttr().getInt();
-      auto programMap = kernel->getAttrOfType<AffineMapAttr>(
-          tag::TagDialect::kProgramMapAttrName);
-      if (coveredByItsProgram || static_cast<int64_t>(vars.size()) != grid ||
+      if (static_cast<int64_t>(vars.size()) != grid ||
           (!programMap && grid != ref.getGridAttr().getInt()))
         continue;
-      std::vector<z3::expr> refIds;
-      for (int64_t d = 0; d < ref.getGridAttr().getInt(); ++d)
-        refIds.push_back(rm.programId(d, ri));
+      // The witness's ids are functions of the reference's: assumed, so
+      // that the query asks whether that program stores the block.
       z3::expr same = ctx.bool_val(true);
-      for (int64_t d = 0; d < grid; ++d) {
+      bool follows = true;
+      for (int64_t d = 0; d < grid && follows; ++d) {
         std::optional<z3::expr> id =
             programMap ? affineToZ3(programMap.getValue().getResult(d), refIds)
                        : std::optional<z3::expr>(refIds[d]);
-        if (!id) {
-          same = ctx.bool_val(false);
-          break;
-        }
-        same = same && vars[d] == *id;
+        follows = id.has_value();
+        if (follows)
+          same = same && vars[d] == *id;
       }
-      Verdict v = prover.check(facts() && stored && same && !covers,
-                               what + " (by the program with its ids)");
-      coveredByItsProgram = v.kind == Verdict::Unsat;
+      if (!follows)
+        continue;
+      witnessIds = witnessIds && same;
+      byWitness = byWitness || covers;
+      haveWitness = true;
     }
+    bool coveredByItsProgram =
+        haveWitness &&
+        prover.check(facts() && stored && witnessIds && !byWitness,
+                     what + " (by the program with its ids)")
+                .kind == Verdict::Unsat;
     if (coveredByItsProgram) {
       prover.recordProof(r, what);
       ++proved;
