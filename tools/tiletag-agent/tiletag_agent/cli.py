@@ -227,8 +227,10 @@ class Run:
             n = len(self.attempts) + len(batch)
             if self.args.llm_url and n % self.args.llm_every == self.args.llm_every - 1:
                 script, error = self.llm_candidate()
+                # A failed request is an attempt of its own (the same error
+                # twice is two attempts); a script is known by its text.
                 key = planning.candidate_key("llm", hashlib.sha256(
-                    (script or error).encode()).hexdigest()[:16])
+                    script.encode()).hexdigest()[:16] if script else "failed-%d" % n)
                 if key in self.planner.seen or key in pending:
                     continue
                 pending.append(key)
@@ -260,12 +262,19 @@ class Run:
             futures = [(meta, submit(self.task(script, 1000 * self.args.seed + i))
                         if script is not None else None)
                        for i, (meta, script) in enumerate(batch)]
-            for meta, future in futures:
+            for i, (meta, future) in enumerate(futures):
                 if future is None:
                     self.record(meta)
                     continue
                 try:
                     result = future.result()
+                except KeyboardInterrupt:
+                    # Keep what the round finished before the interrupt.
+                    for later, f in futures[i + 1:]:
+                        if f is not None and f.done() and not f.cancelled() \
+                                and f.exception() is None:
+                            self.record(dict(later, **f.result()))
+                    raise
                 except Exception as e:  # a worker died or the cluster failed
                     result = {"status": "error", "reason": "worker",
                               "message": "evaluation lost: %s: %s"
