@@ -11,6 +11,13 @@
 // RUN: tiletag-run %t.mlir --check --kernel gemm --size M=1100,N=136,K=100 | FileCheck %s --check-prefix=ORACLE
 // RUN: tiletag-opt %t.mlir --tiletag-compile-cuda="chip=sm_90a format=isa output=%t.ptx" -o /dev/null
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
+// Stripping the specification takes the program map with the contract.
+// RUN: tiletag-opt --tiletag-strip-tags %t.mlir | FileCheck %s --check-prefix=STRIP
+// STRIP-NOT: tag.program_map
+// STRIP-NOT: tag.contract
+// STRIP: tile.kernel @gemm(
+// STRIP-NOT: tag.program_map
+// STRIP-NOT: tag.contract
 //
 // A group size that disagrees with the grid (7 rows per group, a grid of
 // 8): two programs store the same block and some block is never stored.

@@ -82,6 +82,7 @@ struct StripTagsPass : public tag::impl::StripTagsPassBase<StripTagsPass> {
     root->walk([&](Operation *op) {
       op->removeDiscardableAttr(TagDialect::kLabelsAttrName);
       op->removeDiscardableAttr(TagDialect::kContractAttrName);
+      op->removeDiscardableAttr(TagDialect::kProgramMapAttrName);
       if (isTagOp(op) && !ghost.contains(op))
         doomed.push_back(op);
       if (auto attach = llvm::dyn_cast<AttachOp>(op))
