@@ -285,7 +285,7 @@ class Run:
             self.progress()
 
 
-def find_tools(args):
+def find_tools(args, needed=("opt", "run", "ptxas")):
     here = os.path.dirname(os.path.abspath(sys.argv[0]))
     tools = {"opt": args.tiletag_opt or os.path.join(here, "tiletag-opt"),
              "run": args.tiletag_run or os.path.join(here, "tiletag-run"),
@@ -295,7 +295,7 @@ def find_tools(args):
                                           if os.path.exists(os.path.join(d, "ptxas"))),
                                          "ptxas")}
     for what, path in tools.items():
-        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        if what in needed and not (os.path.isfile(path) and os.access(path, os.X_OK)):
             raise SystemExit("tiletag-agent: %s not found at %s" % (what, path))
     return tools
 
@@ -370,9 +370,9 @@ def _main(argv=None):
     for flag in ("budget", "jobs", "batch", "llm_every", "timeout"):
         if getattr(args, flag) < 1:
             raise SystemExit("tiletag-agent: --%s must be at least 1" % flag.replace("_", "-"))
-    tools = find_tools(args)
     if args.estimate:
-        return estimate(args, tools)
+        return estimate(args, find_tools(args, needed=("opt",)))
+    tools = find_tools(args)
 
     try:
         text = open(args.input).read()
