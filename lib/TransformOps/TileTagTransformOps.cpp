@@ -40,6 +40,18 @@ rewritten(Operation *kernel, Operation *result,
   return DiagnosedSilenceableFailure::success();
 }
 
+/// Gives the kernel's tile.launch the grid extents `grid`, all else kept.
+static void setLaunchGrid(tile::KernelOp kernel, tile::LaunchAttr launch,
+                          ArrayRef<AffineExpr> grid) {
+  kernel->setAttr(tile::TileDialect::kLaunchAttrName,
+                  tile::LaunchAttr::get(kernel.getContext(),
+                                        launch.getSizeNames(),
+                                        launch.getSizeDefaults(), grid,
+                                        launch.getShapeNames(),
+                                        launch.getShapes(), launch.getCheck(),
+                                        launch.getThen()));
+}
+
 /// Records that the kernel's programs were renumbered by `step` (old program
 /// ids -> new ones): its tag.program_map, the reference's program ids ->
 /// the kernel's, becomes `step` after the old map. Only kernels with a
@@ -494,12 +506,7 @@ DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
   renumberPrograms(kernel, AffineMap::get(ids.size(), 0, ids, ctx));
   SmallVector<AffineExpr> grid(launch.getGrid());
   grid[dim] = extent.getLHS().ceilDiv(blockSize.getValue() * factor);
-  kernel->setAttr(tile::TileDialect::kLaunchAttrName,
-                  tile::LaunchAttr::get(ctx, launch.getSizeNames(),
-                                        launch.getSizeDefaults(), grid,
-                                        launch.getShapeNames(),
-                                        launch.getShapes(), launch.getCheck(),
-                                        launch.getThen()));
+  setLaunchGrid(kernel, launch, grid);
   Block &body = kernel.getBody().front();
   SmallVector<Operation *> old;
   for (Operation &op : body.without_terminator())
@@ -561,12 +568,7 @@ DiagnosedSilenceableFailure tiletag::RasterizeOp::applyToOne(
     if (j != dim)
       grid.push_back(launch.getGrid()[j]);
   grid.push_back(launch.getGrid()[dim].ceilDiv(group));
-  kernel->setAttr(tile::TileDialect::kLaunchAttrName,
-                  tile::LaunchAttr::get(ctx, launch.getSizeNames(),
-                                        launch.getSizeDefaults(), grid,
-                                        launch.getShapeNames(),
-                                        launch.getShapes(), launch.getCheck(),
-                                        launch.getThen()));
+  setLaunchGrid(kernel, launch, grid);
   kernel.setGridAttr(rewriter.getI64IntegerAttr(rank + 1));
 
   SmallVector<tile::ProgramIdOp> ids;

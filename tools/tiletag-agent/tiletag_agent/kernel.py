@@ -83,7 +83,6 @@ def facts(kernel_text):
         "ops": ops,
         "workload": check.group(1) if check else "",
         "grid_rank": int(grid.group(1)) if grid else 0,
-        "loops": len(re.findall(r"\bscf\.for\b", kernel_text)),
         "sizes": size_defaults,
         "scalars": re.findall(r"%\w+:\s*i\d+\s*\{tile\.name\s*=\s*\"(\w+)\"", kernel_text),
     }
