@@ -66,9 +66,11 @@ public:
   uint64_t largestQuery() const { return maxResources; }
 
 private:
-  /// Decides `text` (SMT-LIB) in a context of its own within `limit`.
+  /// Decides `text` (SMT-LIB) in a context of its own within `limit`:
+  /// with Z3's SMT core alone (`kernelOnly`), or with its default solver,
+  /// which first picks tactics for the formula's logic.
   Verdict solve(const std::string &text, const std::vector<z3::expr> &minimal,
-                uint64_t limit);
+                uint64_t limit, bool kernelOnly);
   /// Writes a query to the dump directory, if one is set.
   void dump(llvm::StringRef what, const std::string &text,
             llvm::StringRef suffix);
