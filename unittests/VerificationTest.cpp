@@ -217,7 +217,44 @@ TEST(NonlinearAbstractionTest, KeepsEveryModel) {
         for (const z3::expr &e : abstracted.inputs)
           EXPECT_TRUE(z3::eq(e, x) || z3::eq(e, y) || z3::eq(e, z))
               << e.to_string();
+        // Refinement lemmas drawn from any model keep the true one.
+        if (solver.check() == z3::sat) {
+          solver.add(abstracted.refinement(solver.get_model()));
+          EXPECT_EQ(solver.check(), z3::sat)
+              << "refined: x = " << a << ", y = " << b << ", z = " << c;
+        }
       }
+}
+
+// Quotient and remainder by one divisor are tied together: equal quotients
+// and remainders mean equal dividends (two programs that store block
+// (t div n, t mod n) are the same tile t), which the abstraction proves
+// without Z3's nonlinear arithmetic.
+TEST(NonlinearAbstractionTest, RemainderFollowsQuotient) {
+  z3::context ctx;
+  z3::expr t = ctx.int_const("t"), u = ctx.int_const("u"),
+           n = ctx.int_const("n");
+  z3::expr same = n >= 1 && t / n == u / n && z3::mod(t, n) == z3::mod(u, n);
+  AbstractedFormula abstracted = abstractNonlinear(same && t != u);
+  ASSERT_TRUE(abstracted.changed);
+  z3::solver solver(ctx);
+  solver.add(abstracted.facts && abstracted.formula);
+  EXPECT_EQ(solver.check(), z3::unsat);
+}
+
+// A candidate that gives a product a value its factors do not is refined
+// away: "x * y = 12 with x = 3" forces y = 4 after one lemma.
+TEST(NonlinearAbstractionTest, RefinementRulesOutWrongProducts) {
+  z3::context ctx;
+  z3::expr x = ctx.int_const("x"), y = ctx.int_const("y");
+  z3::expr formula = x * y == 12 && x >= 3 && x <= 3 && y != 4;
+  AbstractedFormula abstracted = abstractNonlinear(formula);
+  ASSERT_TRUE(abstracted.changed);
+  z3::solver solver(ctx);
+  solver.add(abstracted.facts && abstracted.formula);
+  ASSERT_EQ(solver.check(), z3::sat);
+  solver.add(abstracted.refinement(solver.get_model()));
+  EXPECT_EQ(solver.check(), z3::unsat);
 }
 
 // A model of the abstraction is no counterexample: "x * y = 7 with x and y

@@ -61,6 +61,14 @@ static void renumberPrograms(tile::KernelOp kernel, AffineMap step) {
     return;
   auto old = kernel->getAttrOfType<AffineMapAttr>(
       tag::TagDialect::kProgramMapAttrName);
+  // A map that also names loop values (a persistent kernel's) is not
+  // followed through the renumbering: dropped, the checker searches for the
+  // program itself (sound; possibly slower or undecided).
+  if (old && (old.getValue().getNumResults() != step.getNumDims() ||
+              old.getValue().getNumSymbols() != 0)) {
+    kernel->removeAttr(tag::TagDialect::kProgramMapAttrName);
+    return;
+  }
   AffineMap map = old ? step.compose(old.getValue()) : step;
   kernel->setAttr(tag::TagDialect::kProgramMapAttrName,
                   AffineMapAttr::get(map));

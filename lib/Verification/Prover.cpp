@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <unordered_map>
 
 using namespace mlir::tiletag::verify;
@@ -32,6 +33,8 @@ std::string mlir::tiletag::verify::defaultDumpDir() { return clDumpSmt; }
 /// The resources Z3's SMT core gets before a query goes to the default
 /// solver (see Prover::check).
 static constexpr uint64_t kCoreLimit = 30000;
+/// How many times a nonlinear abstraction is refined (see Prover::check).
+static constexpr unsigned kRefinements = 4;
 
 Prover::Prover(z3::context &ctx, uint64_t resourceLimit, std::string dumpDir,
                std::string dumpPrefix)
@@ -170,6 +173,8 @@ public:
   bool changed() const { return count > 0; }
   bool hasQuantifier() const { return quantified; }
   z3::expr factsOf() { return z3::mk_and(facts); }
+  std::string legend;
+  std::vector<AbstractedFormula::Term> terms;
   /// The constants the abstracted subterms are built from: fixed to
   /// numbers, those subterms are linear again.
   const std::vector<z3::expr> &inputConstants() const { return inputs; }
@@ -189,17 +194,21 @@ private:
     return result;
   }
 
-  z3::expr freshConstant() {
-    return ctx.int_const(("nonlinear#" + std::to_string(count++)).c_str());
+  z3::expr freshConstant(const z3::expr &standsFor) {
+    std::string name = "nonlinear#" + std::to_string(count++);
+    legend += "; " + name + " = " + standsFor.to_string() + "\n";
+    return ctx.int_const(name.c_str());
   }
 
   z3::expr abstractIfNonlinear(const z3::expr &e) {
     Z3_decl_kind kind = e.decl().decl_kind();
     // A value loaded from memory (an uninterpreted function of its index):
     // quantifier instantiation over such terms is what Z3 gives up on.
-    if (kind == Z3_OP_UNINTERPRETED)
-      return ctx.constant(("loaded#" + std::to_string(count++)).c_str(),
-                          e.get_sort());
+    if (kind == Z3_OP_UNINTERPRETED) {
+      std::string name = "loaded#" + std::to_string(count++);
+      legend += "; " + name + " = " + e.to_string() + "\n";
+      return ctx.constant(name.c_str(), e.get_sort());
+    }
     if (kind == Z3_OP_MUL) {
       // Numerals scale linearly; two or more other factors do not.
       z3::expr product = ctx.int_val(1);
@@ -214,7 +223,7 @@ private:
         return e;
       z3::expr acc = factors[0];
       for (size_t i = 1; i < factors.size(); ++i)
-        acc = multiply(acc, factors[i]);
+        acc = scaledProduct(acc, factors[i]);
       return product * acc;
     }
     if ((kind == Z3_OP_IDIV || kind == Z3_OP_MOD) &&
@@ -224,8 +233,32 @@ private:
     return e;
   }
 
+  /// x * y with numeral coefficients taken out (`(-1 * P) * q` is
+  /// `-1 * (P * q)`), so that products of one term meet whatever its sign.
+  z3::expr scaledProduct(const z3::expr &x, const z3::expr &y) {
+    auto split = [&](const z3::expr &e) -> std::pair<z3::expr, z3::expr> {
+      if (e.is_app() && e.decl().decl_kind() == Z3_OP_MUL &&
+          e.num_args() == 2 && e.arg(0).is_numeral())
+        return {e.arg(0), e.arg(1)};
+      return {ctx.int_val(1), e};
+    };
+    auto [cx, tx] = split(x);
+    auto [cy, ty] = split(y);
+    z3::expr c = (cx * cy).simplify();
+    if (tx.is_numeral() || ty.is_numeral())
+      return (x * y).simplify();
+    z3::expr p = multiply(tx, ty);
+    int64_t coefficient = 0;
+    return c.is_numeral_i64(coefficient) && coefficient == 1 ? p : c * p;
+  }
+
   z3::expr multiply(const z3::expr &x, const z3::expr &y) {
-    z3::expr p = freshConstant();
+    for (const Product &q : products)
+      if ((z3::eq(q.x, x) && z3::eq(q.y, y)) ||
+          (z3::eq(q.x, y) && z3::eq(q.y, x)))
+        return q.p;
+    z3::expr p = freshConstant(x * y);
+    terms.push_back({AbstractedFormula::Term::Product, p, x, y});
     facts.push_back(z3::implies(x == 0 || y == 0, p == 0));
     facts.push_back(z3::implies(x == 1, p == y));
     facts.push_back(z3::implies(y == 1, p == x));
@@ -250,29 +283,56 @@ private:
         facts.push_back(z3::implies(c >= 0 && a < b, p + c <= q.p));
         facts.push_back(z3::implies(c >= 0 && b < a, q.p + c <= p));
         facts.push_back(z3::implies(a == b, p == q.p));
+        // Their sum is (a + b) * c: "it * P < -(P * q)" means it < -q
+        // (a loop below a ceildivsi bound).
+        facts.push_back(z3::implies(a + b == 0, p + q.p == 0));
+        facts.push_back(z3::implies(c >= 0 && a + b >= 1, p + q.p >= c));
+        facts.push_back(z3::implies(c >= 0 && a + b <= -1, p + q.p <= -c));
+      }
+    // Across any two products: larger non-negative factors, a larger
+    // product ("(M ceildiv 128) * (N ceildiv 128) <= M * N").
+    for (const Product &q : products)
+      for (auto [a, b] : {std::pair{x, y}, std::pair{y, x}}) {
+        facts.push_back(z3::implies(0 <= a && a <= q.x && 0 <= b && b <= q.y,
+                                    p <= q.p));
+        facts.push_back(z3::implies(0 <= q.x && q.x <= a && 0 <= q.y &&
+                                        q.y <= b,
+                                    q.p <= p));
       }
     products.push_back({x, y, p});
     return p;
   }
 
   // Z3's div and mod are Euclidean: a = b * (a div b) + (a mod b) with
-  // 0 <= a mod b < |b| for b != 0.
+  // 0 <= a mod b < |b| for b != 0. Both of one (a, b) share the quotient,
+  // so that the remainder is tied to it ("equal quotients and remainders
+  // mean equal dividends": pid + i * P stored at block (t div n, t mod n)).
   z3::expr divide(const z3::expr &a, const z3::expr &b) {
-    z3::expr q = freshConstant();
+    auto key = std::make_pair(a.id(), b.id());
+    auto it = quotients.find(key);
+    if (it != quotients.end())
+      return it->second.first;
+    z3::expr q = freshConstant(a / b);
+    terms.push_back({AbstractedFormula::Term::Quotient, q, a, b});
     facts.push_back(z3::implies(b == 1, q == a));
     facts.push_back(z3::implies(b >= 1 && a >= 0, q >= 0 && q <= a));
     facts.push_back(z3::implies(b >= 1 && a >= 0 && a < b, q == 0));
     facts.push_back(z3::implies(b >= 2 && a >= 1, q < a));
     // b * q as a product of its own, so that it meets the kernel's products
     // of q ("split E - 1 ends at (E - 1) * per + per = E * per >= n").
-    z3::expr m = multiply(b, q);
+    z3::expr m = scaledProduct(b, q);
     facts.push_back(z3::implies(b >= 1, m <= a && a < m + b));
     facts.push_back(z3::implies(b <= -1, m <= a && a < m - b));
+    quotients.emplace(key, std::make_pair(q, m));
     return q;
   }
 
   z3::expr modulo(const z3::expr &a, const z3::expr &b) {
-    z3::expr r = freshConstant();
+    z3::expr r = freshConstant(z3::mod(a, b));
+    terms.push_back({AbstractedFormula::Term::Remainder, r, a, b});
+    divide(a, b);
+    z3::expr m = quotients.find(std::make_pair(a.id(), b.id()))->second.second;
+    facts.push_back(z3::implies(b != 0, r == a - m));
     facts.push_back(z3::implies(b >= 1, r >= 0 && r < b));
     facts.push_back(z3::implies(b <= -1, r >= 0 && r < -b));
     facts.push_back(z3::implies(b >= 1 && a >= 0, r <= a));
@@ -292,6 +352,9 @@ private:
     z3::expr x, y, p; // p stands for x * y
   };
   std::vector<Product> products;
+  /// (a, b) -> (a div b, b * (a div b)), by term ids.
+  std::map<std::pair<unsigned, unsigned>, std::pair<z3::expr, z3::expr>>
+      quotients;
   unsigned count = 0;
 };
 } // namespace
@@ -364,6 +427,38 @@ Verdict Prover::solve(const std::string &text,
   return verdict;
 }
 
+z3::expr AbstractedFormula::refinement(const z3::model &model) const {
+  z3::context &ctx = formula.ctx();
+  z3::expr lemmas = ctx.bool_val(true);
+  for (const Term &t : terms) {
+    z3::expr v = model.eval(t.fresh, true), l = model.eval(t.lhs, true),
+             r = model.eval(t.rhs, true);
+    int64_t vr;
+    switch (t.kind) {
+    case Term::Product:
+      if (z3::eq((l * r).simplify(), v))
+        continue;
+      lemmas = lemmas && z3::implies(t.lhs == l, t.fresh == l * t.rhs) &&
+               z3::implies(t.rhs == r, t.fresh == t.lhs * r);
+      break;
+    case Term::Quotient:
+    case Term::Remainder: {
+      if (!r.is_numeral_i64(vr) || vr == 0)
+        continue;
+      z3::expr exact = t.kind == Term::Quotient ? l / r : z3::mod(l, r);
+      if (z3::eq(exact.simplify(), v))
+        continue;
+      lemmas = lemmas &&
+               z3::implies(t.rhs == r, t.fresh == (t.kind == Term::Quotient
+                                                       ? t.lhs / r
+                                                       : z3::mod(t.lhs, r)));
+      break;
+    }
+    }
+  }
+  return lemmas.simplify();
+}
+
 /// Whether `e` multiplies two non-numeral terms or divides by one, also
 /// under a quantifier.
 static bool isNonlinear(const z3::expr &e) {
@@ -401,9 +496,63 @@ mlir::tiletag::verify::abstractNonlinear(const z3::expr &formula) {
   // behind an `ite` on a constant condition, as each program instance
   // spells it) become one term, one constant, and products that share it
   // get the facts that relate them.
-  z3::expr rewritten = abstraction.rewrite(formula.simplify());
-  return {rewritten, abstraction.factsOf(), abstraction.inputConstants(),
-          abstraction.changed(), abstraction.hasQuantifier()};
+  z3::expr simplified = formula.simplify();
+  // Launch-contract equations (`B.dim1 = size.N`, `nprog0 = size.P`) at the
+  // top level: substituted, so that one quantity is one term and products
+  // of it meet (`i * nprog0` and `P * q`); the equations stay as conjuncts.
+  z3::context &ctx = formula.ctx();
+  z3::expr_vector from(ctx), to(ctx);
+  std::vector<z3::expr> conjuncts{simplified}, equations;
+  while (!conjuncts.empty()) {
+    z3::expr c = conjuncts.back();
+    conjuncts.pop_back();
+    if (c.is_and()) {
+      for (unsigned i = 0; i < c.num_args(); ++i)
+        conjuncts.push_back(c.arg(i));
+      continue;
+    }
+    if (!c.is_eq() || !c.arg(0).is_int())
+      continue;
+    for (auto [lhs, rhs] : {std::pair{c.arg(0), c.arg(1)},
+                            std::pair{c.arg(1), c.arg(0)}}) {
+      bool constant = lhs.is_const() && !lhs.is_numeral() &&
+                      lhs.decl().decl_kind() == Z3_OP_UNINTERPRETED;
+      // Numbers are left alone: `x = 3` keeps x a symbol of its own.
+      if (!constant || lhs.decl().name().str().rfind("size.", 0) == 0 ||
+          rhs.is_numeral() || z3::eq(lhs, rhs))
+        continue;
+      bool known = false;
+      for (unsigned i = 0; i < from.size() && !known; ++i)
+        known = z3::eq(from[i], lhs);
+      if (known)
+        break;
+      from.push_back(lhs);
+      to.push_back(rhs);
+      equations.push_back(c);
+      break;
+    }
+  }
+  if (!from.empty() && isNonlinear(simplified)) {
+    // Right-hand sides may name substituted constants: a few rounds reach
+    // the launch sizes (a cycle only stops rewriting, it never loops).
+    for (int round = 0; round < 4; ++round)
+      for (unsigned i = 0; i < to.size(); ++i) {
+        z3::expr next = to[i].substitute(from, to);
+        to.set(i, next);
+      }
+    z3::expr substituted = simplified.substitute(from, to);
+    for (const z3::expr &e : equations)
+      substituted = substituted && e;
+    simplified = substituted.simplify();
+  }
+  z3::expr rewritten = abstraction.rewrite(simplified);
+  return {rewritten,
+          abstraction.factsOf(),
+          abstraction.inputConstants(),
+          abstraction.changed(),
+          abstraction.hasQuantifier(),
+          std::move(abstraction.legend),
+          std::move(abstraction.terms)};
 }
 
 Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
@@ -445,33 +594,54 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
     v.resources = spent;
     return v;
   };
-  auto throughAbstraction = [&]() -> std::optional<Verdict> {
-    if (!abstraction.changed)
-      return std::nullopt;
-    z3::expr linear = abstraction.facts && abstraction.formula;
-    std::string linearText = toText(linear);
-    dump(what, linearText, "-abstracted");
-    Verdict v = attempt(linear, linearText, resourceLimit / 4);
-    if (v.kind == Verdict::Unsat)
-      return v;
-    if (v.kind != Verdict::Sat)
-      return std::nullopt;
+  // A candidate of the abstraction is checked with the nonlinear terms'
+  // inputs fixed to its values: a model of that is a real counterexample.
+  auto instanceOf = [&](const z3::model &candidate) -> std::optional<Verdict> {
     // The inputs substituted (products of numbers fold to numbers) and
     // kept as equations (the counterexample reports them).
     z3::expr_vector inputs(ctx), values(ctx);
     z3::expr fixedInputs = ctx.bool_val(true);
     for (const z3::expr &c : abstraction.inputs) {
       inputs.push_back(c);
-      values.push_back(v.model->eval(c, true));
+      values.push_back(candidate.eval(c, true));
       fixedInputs = fixedInputs && c == values.back();
     }
     z3::expr fixed =
         z3::expr(formula).substitute(inputs, values).simplify() && fixedInputs;
     std::string instance = toText(fixed);
     dump(what, instance, "-instance");
-    Verdict candidate = attempt(fixed, instance, resourceLimit / 4);
-    if (candidate.kind == Verdict::Sat)
-      return candidate;
+    Verdict v = attempt(fixed, instance, resourceLimit / 4);
+    if (v.kind == Verdict::Sat)
+      return v;
+    return std::nullopt;
+  };
+  auto throughAbstraction = [&]() -> std::optional<Verdict> {
+    if (!abstraction.changed)
+      return std::nullopt;
+    // Refined a few times: where a candidate gives an abstracted term a
+    // value its inputs do not (p = 9 with x = 2, y = 3), a lemma rules that
+    // out, and the abstraction is asked again.
+    z3::expr lemmas = ctx.bool_val(true);
+    for (unsigned round = 0; round <= kRefinements; ++round) {
+      z3::expr linear = abstraction.facts && lemmas && abstraction.formula;
+      std::string linearText = toText(linear);
+      dump(what, abstraction.legend + linearText,
+           round ? "-abstracted-" + std::to_string(round) : "-abstracted");
+      Verdict v = attempt(linear, linearText, resourceLimit / 4);
+      if (v.kind == Verdict::Unsat)
+        return v;
+      if (v.kind != Verdict::Sat)
+        return std::nullopt;
+      z3::expr more = abstraction.refinement(*v.model);
+      // The first candidate, and one that gives every term its value, may
+      // be a real counterexample.
+      if (round == 0 || more.is_true())
+        if (std::optional<Verdict> real = instanceOf(*v.model))
+          return real;
+      if (more.is_true())
+        return std::nullopt;
+      lemmas = lemmas && more;
+    }
     return std::nullopt;
   };
   // Quantified queries: a quarter of the limit decides most exactly, then
@@ -519,7 +689,8 @@ mlir::FailureOr<unsigned> mlir::tiletag::verify::proveDefinedness(
   z3::expr all = ctx.bool_val(true);
   for (const Obligation &o : obligations)
     all = all && o.holds;
-  Verdict v = prover.check(model.assumptions() && !all,
+  Verdict v = prover.check(model.assumptions() &&
+                               model.operandsFitInMemory() && !all,
                            "integer operations are defined and exact",
                            model.minimalOrder());
   if (v.kind == Verdict::Unsat) {

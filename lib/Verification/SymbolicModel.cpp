@@ -721,6 +721,33 @@ z3::expr SymbolicModel::assumptions() {
   return all;
 }
 
+std::vector<z3::expr> SymbolicModel::sizeSymbols() {
+  std::vector<z3::expr> sizes;
+  if (auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
+          tile::TileDialect::kLaunchAttrName))
+    for (StringAttr name : launch.getSizeNames())
+      sizes.push_back(symbol("size." + name.getValue().str(), Symbol::Size));
+  return sizes;
+}
+
+z3::expr SymbolicModel::operandsFitInMemory() {
+  z3::expr all = ctx.bool_val(true);
+  for (BlockArgument arg : kernel.getBody().front().getArguments()) {
+    auto type = llvm::dyn_cast<MemRefType>(arg.getType());
+    if (!type || type.hasStaticShape() ||
+        !type.getElementType().isIntOrIndexOrFloat())
+      continue;
+    unsigned bits = type.getElementType().isIndex()
+                        ? 64
+                        : type.getElementType().getIntOrFloatBitWidth();
+    z3::expr bytes = ctx.int_val(std::max<int64_t>(1, (bits + 7) / 8));
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      bytes = bytes * dimension(arg, d);
+    all = all && bytes < pow2(63);
+  }
+  return all;
+}
+
 /// The ancestor of `op` (or `op` itself) whose block is `block`.
 static Operation *ancestorIn(Operation *op, Block *block) {
   while (op && op->getBlock() != block)

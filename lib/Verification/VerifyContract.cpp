@@ -750,15 +750,22 @@ private:
 
 } // namespace
 
-/// `e` over the reference's program ids, or nothing where the map uses what
-/// the model does not follow (a division by a non-positive or non-constant
-/// value). Program ids are non-negative, and Z3's div and mod by a positive
-/// constant are floor division and its remainder, as in affine maps.
+/// `e` over the reference's program ids (`dims`) and the launch sizes
+/// (`symbols`), or nothing where the map uses what the model does not
+/// follow (a division by a non-positive constant). Program ids are
+/// non-negative, and Z3's div and mod by a positive value are floor
+/// division and its remainder, as in affine maps. A division by a symbolic
+/// value is Z3's: the map only names a witness, which the query then checks.
 static std::optional<z3::expr> affineToZ3(AffineExpr e,
-                                          ArrayRef<z3::expr> dims) {
+                                          ArrayRef<z3::expr> dims,
+                                          ArrayRef<z3::expr> symbols) {
   if (auto d = llvm::dyn_cast<AffineDimExpr>(e))
     return d.getPosition() < dims.size()
                ? std::optional<z3::expr>(dims[d.getPosition()])
+               : std::nullopt;
+  if (auto s = llvm::dyn_cast<AffineSymbolExpr>(e))
+    return s.getPosition() < symbols.size()
+               ? std::optional<z3::expr>(symbols[s.getPosition()])
                : std::nullopt;
   if (dims.empty())
     return std::nullopt;
@@ -768,24 +775,24 @@ static std::optional<z3::expr> affineToZ3(AffineExpr e,
   auto bin = llvm::dyn_cast<AffineBinaryOpExpr>(e);
   if (!bin)
     return std::nullopt;
-  std::optional<z3::expr> l = affineToZ3(bin.getLHS(), dims),
-                          r = affineToZ3(bin.getRHS(), dims);
+  std::optional<z3::expr> l = affineToZ3(bin.getLHS(), dims, symbols),
+                          r = affineToZ3(bin.getRHS(), dims, symbols);
   if (!l || !r)
     return std::nullopt;
   auto divisor = llvm::dyn_cast<AffineConstantExpr>(bin.getRHS());
-  bool positive = divisor && divisor.getValue() > 0;
+  bool usable = !divisor || divisor.getValue() > 0;
   switch (bin.getKind()) {
   case AffineExprKind::Add:
     return *l + *r;
   case AffineExprKind::Mul:
     return *l * *r;
   case AffineExprKind::Mod:
-    return positive ? std::optional<z3::expr>(z3::mod(*l, *r)) : std::nullopt;
+    return usable ? std::optional<z3::expr>(z3::mod(*l, *r)) : std::nullopt;
   case AffineExprKind::FloorDiv:
-    return positive ? std::optional<z3::expr>(*l / *r) : std::nullopt;
+    return usable ? std::optional<z3::expr>(*l / *r) : std::nullopt;
   case AffineExprKind::CeilDiv:
-    return positive ? std::optional<z3::expr>((*l + *r - 1) / *r)
-                    : std::nullopt;
+    return usable ? std::optional<z3::expr>((*l + *r - 1) / *r)
+                  : std::nullopt;
   default:
     return std::nullopt;
   }
@@ -810,9 +817,15 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
     auto programMap = kernel->getAttrOfType<AffineMapAttr>(
         tag::TagDialect::kProgramMapAttrName);
     int64_t grid = kernel.getGridAttr().getInt();
-    std::vector<z3::expr> refIds;
+    std::vector<z3::expr> refIds, sizes;
     for (int64_t d = 0; d < ref.getGridAttr().getInt(); ++d)
       refIds.push_back(rm.programId(d, ri));
+    if (programMap)
+      sizes = km.sizeSymbols();
+    // The map names the program, and may name the loop values of the store
+    // too (a persistent kernel's tile loop).
+    size_t witnessed =
+        programMap ? programMap.getValue().getNumResults() : grid;
     z3::expr byWitness = ctx.bool_val(false), witnessIds = ctx.bool_val(true);
     bool haveWitness = false;
     for (tile::StoreOp k : kStores) {
@@ -826,16 +839,17 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
       Block kb = storeBlock(cs, k);
       z3::expr covers = range && km.executes(k, inst) && sameElements(kb, rb);
       missed = missed && km.forAll(vars, !covers);
-      if (static_cast<int64_t>(vars.size()) != grid ||
+      if (vars.size() != witnessed ||
           (!programMap && grid != ref.getGridAttr().getInt()))
         continue;
       // The witness's ids are functions of the reference's: assumed, so
       // that the query asks whether that program stores the block.
       z3::expr same = ctx.bool_val(true);
       bool follows = true;
-      for (int64_t d = 0; d < grid && follows; ++d) {
+      for (size_t d = 0; d < witnessed && follows; ++d) {
         std::optional<z3::expr> id =
-            programMap ? affineToZ3(programMap.getValue().getResult(d), refIds)
+            programMap ? affineToZ3(programMap.getValue().getResult(d), refIds,
+                                    sizes)
                        : std::optional<z3::expr>(refIds[d]);
         follows = id.has_value();
         if (follows)

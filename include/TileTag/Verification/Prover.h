@@ -101,6 +101,21 @@ struct AbstractedFormula {
   /// Whether `formula` has quantifiers (their bodies keep nonlinear terms
   /// that mention bound variables).
   bool quantified;
+  /// "nonlinear#3 = (* a b)", one line per fresh constant: written as
+  /// comments into dumped queries.
+  std::string legend;
+  /// What each fresh constant stands for: `fresh = lhs * rhs`, `lhs div
+  /// rhs` or `lhs mod rhs` (terms of the abstracted formula).
+  struct Term {
+    enum Kind { Product, Quotient, Remainder } kind;
+    z3::expr fresh, lhs, rhs;
+  };
+  std::vector<Term> terms;
+  /// Linear lemmas that rule out the model's values of the abstracted
+  /// terms where they are not those of the terms they stand for (one
+  /// factor's value fixes the product: `x = 3 -> p = 3 * y`); true of
+  /// every model of the exact formula.
+  z3::expr refinement(const z3::model &model) const;
 };
 
 /// Replaces the subterms of `formula` that no quantifier binds and that Z3

@@ -93,6 +93,13 @@ public:
   /// Facts about the symbols that hold in every run: program ids lie in the
   /// grid, sizes are non-negative, ...
   z3::expr assumptions();
+  /// Every memref operand fits in memory: its bytes, the product of its
+  /// sizes and element size, stay below 2^63 (no machine maps more). A
+  /// nonlinear fact, given only to the definedness query, where it bounds
+  /// products of tile counts (`(M ceildiv 128) * (N ceildiv 128)`).
+  z3::expr operandsFitInMemory();
+  /// The launch's problem sizes (`size.M`, ...), in the launch's order.
+  std::vector<z3::expr> sizeSymbols();
 
   /// "a, executed in `ia`, comes before b, executed in `ib`" in the
   /// sequential order of one program.

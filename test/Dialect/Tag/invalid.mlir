@@ -152,7 +152,7 @@ tile.kernel @program_map_no_contract(%A: memref<?xf32>) grid(1) attributes {tag.
 
 // -----
 
-// expected-error @+1 {{'tag.program_map' must map the 1 program ids of the reference to the 2 of this kernel, without symbols; got affine_map<(d0) -> (d0)>}}
+// expected-error @+1 {{'tag.program_map' must map the 1 program ids of the reference to the 2 of this kernel (then, optionally, the values of the loops around its store), with at most 0 symbols (the launch sizes, in order); got affine_map<(d0) -> (d0)>}}
 tile.kernel @program_map_rank(%A: memref<?xf32> {tile.name = "A"}) grid(2) attributes {tag.contract = @pm_ref, tag.program_map = affine_map<(d0) -> (d0)>} {
   tile.return
 }
@@ -164,5 +164,16 @@ tile.kernel @pm_ref(%A: memref<?xf32> {tile.name = "A"}) grid(1) {
 
 // expected-error @+1 {{'tag.program_map' belongs on a tile.kernel and is an affine map}}
 tile.kernel @program_map_value(%A: memref<?xf32>) grid(1) attributes {tag.program_map = 3} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tag.program_map' must map the 1 program ids of the reference to the 1 of this kernel (then, optionally, the values of the loops around its store), with at most 1 symbols (the launch sizes, in order); got affine_map<(d0)[s0, s1] -> (d0 mod s1)>}}
+tile.kernel @program_map_symbols(%A: memref<?xf32> {tile.name = "A"}) grid(1) attributes {tag.contract = @pm_sym_ref, tag.program_map = affine_map<(d0)[s0, s1] -> (d0 mod s1)>,
+    tile.launch = #tile.launch<sizes = [N = 128], grid = [N ceildiv 128], shapes = [A = [N]]>} {
+  tile.return
+}
+tile.kernel @pm_sym_ref(%A: memref<?xf32> {tile.name = "A"}) grid(1) {
   tile.return
 }

@@ -5,18 +5,29 @@
 // step of the next tile. The schedule checker follows that retirement (it
 // reported a write-after-read race here before). An epilogue that does not
 // drain reads the accumulator while its wgmma still runs.
-// RUN: tiletag-opt --tiletag-verify-schedule %s | FileCheck %s --check-prefix=OK
+// The kernel's tag.program_map names, for reference block (i, j), the
+// program (i floordiv 2, j) and the tile loop's value i mod 2 that store it:
+// with the loop value the contract's coverage is a quantifier-free query.
+// A kernel that stores its first row block twice never stores the second.
+// RUN: tiletag-opt --tiletag-verify %s | FileCheck %s --check-prefix=OK
 // RUN: sed -e 's/^      schedule.wait_group wgmma pending 0/      schedule.wait_group wgmma pending 1/' %s > %t.mlir
 // RUN: not diff -q %s %t.mlir > /dev/null
 // RUN: not tiletag-opt --tiletag-verify-schedule %t.mlir -o /dev/null 2>&1 | FileCheck %s
+// RUN: sed -e 's/%%pm = arith.addi %%p0x2, %%i : index/%%pm = arith.addi %%p0x2, %%c0 : index/' %s > %t.rows.mlir
+// RUN: not diff -q %s %t.rows.mlir > /dev/null
+// RUN: not tiletag-opt --tiletag-verify %t.rows.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 // OK-LABEL: tile.kernel @gemm_two_tiles
 // OK-SAME: schedule.verified = "
+// OK-SAME: tag.verified = "
 // CHECK: error: reads the result of the asynchronous wgmma operation at line {{[0-9]+}} before a wait_group retires it
+// ROWS: error: the kernel never stores a block of C that the reference's store here stores
+// ROWS: note: counterexample: {{.*}}size.M = 129
 
 tile.kernel @gemm_two_tiles(%A: memref<?x512xbf16> {tile.name = "A"}, %B: memref<512x?xbf16> {tile.name = "B"},
                   %C: memref<?x?xf32> {tile.name = "C"})
     grid(2) attributes {
         tag.contract = @gemm_two_tiles_reference,
+        tag.program_map = affine_map<(d0, d1) -> (d0 floordiv 2, d1, d0 mod 2)>,
         tile.launch = #tile.launch<sizes = [M = 256, N = 384], grid = [M ceildiv 256, N ceildiv 128],
                                shapes = [A = [M, 512], B = [512, N], C = [M, N]], check = "gemm">,
         schedule.launch = #schedule.launch<warpgroups = 2>} {

@@ -52,9 +52,11 @@ tile.kernel @zero_step(%s: index {tile.name = "s"}) grid(1) {
 
 // -----
 
-tile.kernel @signed_overflow(%A: memref<?xf32> {tile.name = "A"}) grid(1) {
+// Bytes: an operand fits in memory (below 2^63 bytes), so its size reaches
+// 2^63 - 1 only with one-byte elements.
+tile.kernel @signed_overflow(%A: memref<?xi8> {tile.name = "A"}) grid(1) {
   %c0 = arith.constant 0 : index
-  %n = memref.dim %A, %c0 : memref<?xf32>
+  %n = memref.dim %A, %c0 : memref<?xi8>
   %c1 = arith.constant 1 : index
   // expected-error @+3 {{the arith.addi can wrap around (signed overflow)}}
   // expected-note @+2 {{A.dim0 = 9223372036854775807}}

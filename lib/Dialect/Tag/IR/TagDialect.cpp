@@ -85,7 +85,8 @@ static LogicalResult verifyContract(Operation *op, Attribute value) {
   return success();
 }
 
-/// `tag.program_map` maps the reference's program ids to the kernel's.
+/// `tag.program_map` maps the reference's program ids to the kernel's (and
+/// to the loop values of the store that writes the block).
 static LogicalResult verifyProgramMap(Operation *op, Attribute value) {
   auto map = llvm::dyn_cast<AffineMapAttr>(value);
   auto kernel = llvm::dyn_cast<tile::KernelOp>(op);
@@ -103,17 +104,22 @@ static LogicalResult verifyProgramMap(Operation *op, Attribute value) {
                            << "' needs the kernel's contract ('"
                            << TagDialect::kContractAttrName << "')";
   AffineMap m = map.getValue();
-  if (m.getNumSymbols() != 0 ||
-      static_cast<int64_t>(m.getNumDims()) !=
+  auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
+      tile::TileDialect::kLaunchAttrName);
+  size_t sizes = launch ? launch.getSizeNames().size() : 0;
+  if (static_cast<int64_t>(m.getNumDims()) !=
           reference.getGridAttr().getInt() ||
-      static_cast<int64_t>(m.getNumResults()) !=
-          kernel.getGridAttr().getInt())
+      static_cast<int64_t>(m.getNumResults()) <
+          kernel.getGridAttr().getInt() ||
+      m.getNumSymbols() > sizes)
     return op->emitError()
            << "'" << TagDialect::kProgramMapAttrName << "' must map the "
            << reference.getGridAttr().getInt()
            << " program ids of the reference to the "
            << kernel.getGridAttr().getInt()
-           << " of this kernel, without symbols; got " << map;
+           << " of this kernel (then, optionally, the values of the loops "
+              "around its store), with at most "
+           << sizes << " symbols (the launch sizes, in order); got " << map;
   return success();
 }
 
