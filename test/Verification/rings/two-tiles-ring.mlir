@@ -20,6 +20,12 @@
 // OK-SAME: schedule.verified = "
 // OK-SAME: tag.verified = "
 // CHECK: error: reads the result of the asynchronous wgmma operation at line {{[0-9]+}} before a wait_group retires it
+// The map is a hint, never a proof: one that names iterations the loop does
+// not run (program 0, iteration i, with the tile loop cut to one tile) is
+// checked against the loop's bounds and the block is reported missing.
+// RUN: sed -e 's/(d0 floordiv 2, d1, d0 mod 2)/(0, d1, d0)/' -e 's/scf.for %%i = %%c0 to %%c2/scf.for %%i = %%c0 to %%c1/' %s > %t.map.mlir
+// RUN: not diff -q %s %t.map.mlir > /dev/null
+// RUN: not tiletag-opt --tiletag-verify-tags %t.map.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 // ROWS: error: the kernel never stores a block of C that the reference's store here stores
 // ROWS: note: counterexample: {{.*}}size.M = 129
 
