@@ -461,6 +461,31 @@ private:
 };
 } // namespace
 
+/// Why programs of grid dimension `dim` cannot be renumbered (by `verb`:
+/// coarsening, rasterizing), or nothing: the dimension must exist, and no
+/// op may read its extent, whose value renumbering changes.
+static std::optional<std::string> whyNotRenumberable(tile::KernelOp kernel,
+                                                     int64_t dim,
+                                                     StringRef verb) {
+  int64_t rank = kernel.getGridAttr().getInt();
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  if (dim >= rank) {
+    os << "@" << kernel.getSymName() << " has " << rank
+       << " grid dimensions; there is no dimension " << dim;
+    return why;
+  }
+  bool readsExtent = false;
+  kernel.walk([&](tile::NumProgramsOp n) {
+    readsExtent = readsExtent || static_cast<int64_t>(n.getDim()) == dim;
+  });
+  if (!readsExtent)
+    return std::nullopt;
+  os << "@" << kernel.getSymName() << " reads tile.num_programs " << dim
+     << ", whose value " << verb << " changes";
+  return why;
+}
+
 DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
@@ -471,26 +496,17 @@ DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
            << "expects a tile.kernel, got '" << target->getName() << "'";
   int64_t dim = getDim(), factor = getFactor();
   StringRef name = kernel.getSymName();
-  if (dim >= kernel.getGridAttr().getInt())
-    return emitSilenceableError()
-           << "@" << name << " has " << kernel.getGridAttr().getInt()
-           << " grid dimensions; there is no dimension " << dim;
+  if (std::optional<std::string> why =
+          whyNotRenumberable(kernel, dim, "coarsening"))
+    return emitSilenceableError() << *why;
   if (kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName))
     return emitSilenceableError()
            << "@" << name << " has a schedule; coarsen before scheduling";
-  bool hasShared = false, readsExtent = false;
-  kernel.walk([&](Operation *op) {
-    hasShared = hasShared || llvm::isa<tile::AllocSharedOp>(op);
-    if (auto n = llvm::dyn_cast<tile::NumProgramsOp>(op))
-      readsExtent = readsExtent || static_cast<int64_t>(n.getDim()) == dim;
-  });
+  bool hasShared = false;
+  kernel.walk([&](tile::AllocSharedOp) { hasShared = true; });
   if (hasShared)
     return emitSilenceableError()
            << "@" << name << " uses shared memory; coarsen the plain kernel";
-  if (readsExtent)
-    return emitSilenceableError()
-           << "@" << name << " reads tile.num_programs " << dim
-           << ", whose value coarsening changes";
   auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
       tile::TileDialect::kLaunchAttrName);
   auto extent = launch && static_cast<int64_t>(launch.getGrid().size()) > dim
@@ -541,18 +557,9 @@ DiagnosedSilenceableFailure tiletag::RasterizeOp::applyToOne(
     return emitSilenceableError()
            << "@" << name
            << " already uses all 3 grid dimensions; rasterizing adds one";
-  if (dim >= rank)
-    return emitSilenceableError() << "@" << name << " has " << rank
-                                  << " grid dimensions; there is no dimension "
-                                  << dim;
-  bool readsExtent = false;
-  kernel.walk([&](tile::NumProgramsOp n) {
-    readsExtent = readsExtent || static_cast<int64_t>(n.getDim()) == dim;
-  });
-  if (readsExtent)
-    return emitSilenceableError()
-           << "@" << name << " reads tile.num_programs " << dim
-           << ", whose value rasterizing changes";
+  if (std::optional<std::string> why =
+          whyNotRenumberable(kernel, dim, "rasterizing"))
+    return emitSilenceableError() << *why;
   auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
       tile::TileDialect::kLaunchAttrName);
   if (!launch || static_cast<int64_t>(launch.getGrid().size()) != rank)

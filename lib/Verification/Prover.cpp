@@ -489,20 +489,17 @@ static bool isNonlinear(const z3::expr &e) {
   return visit(e);
 }
 
-AbstractedFormula
-mlir::tiletag::verify::abstractNonlinear(const z3::expr &formula) {
-  NonlinearAbstraction abstraction(formula.ctx());
-  // Simplified first, so that equal subterms written two ways (a dimension
-  // behind an `ite` on a constant condition, as each program instance
-  // spells it) become one term, one constant, and products that share it
-  // get the facts that relate them.
-  z3::expr simplified = formula.simplify();
-  // Launch-contract equations (`B.dim1 = size.N`, `nprog0 = size.P`) at the
-  // top level: substituted, so that one quantity is one term and products
-  // of it meet (`i * nprog0` and `P * q`); the equations stay as conjuncts.
+/// `formula` with its top-level equations `c = t` (c a constant other than
+/// a launch size, t no number) substituted, the equations kept as
+/// conjuncts: launch-contract equations (`B.dim1 = size.N`, `nprog0 =
+/// size.P`) then make one quantity one term, so that products of it meet
+/// (`i * nprog0` and `P * q`).
+static z3::expr substituteEquations(const z3::expr &formula) {
   z3::context &ctx = formula.ctx();
   z3::expr_vector from(ctx), to(ctx);
-  std::vector<z3::expr> conjuncts{simplified}, equations;
+  llvm::DenseSet<unsigned> substituted;
+  z3::expr equations = ctx.bool_val(true);
+  std::vector<z3::expr> conjuncts{formula};
   while (!conjuncts.empty()) {
     z3::expr c = conjuncts.back();
     conjuncts.pop_back();
@@ -515,36 +512,42 @@ mlir::tiletag::verify::abstractNonlinear(const z3::expr &formula) {
       continue;
     for (auto [lhs, rhs] : {std::pair{c.arg(0), c.arg(1)},
                             std::pair{c.arg(1), c.arg(0)}}) {
+      // Numbers are left alone: `x = 3` keeps x a symbol of its own.
       bool constant = lhs.is_const() && !lhs.is_numeral() &&
                       lhs.decl().decl_kind() == Z3_OP_UNINTERPRETED;
-      // Numbers are left alone: `x = 3` keeps x a symbol of its own.
       if (!constant || lhs.decl().name().str().rfind("size.", 0) == 0 ||
           rhs.is_numeral() || z3::eq(lhs, rhs))
         continue;
-      bool known = false;
-      for (unsigned i = 0; i < from.size() && !known; ++i)
-        known = z3::eq(from[i], lhs);
-      if (known)
-        break;
-      from.push_back(lhs);
-      to.push_back(rhs);
-      equations.push_back(c);
+      if (substituted.insert(lhs.id()).second) {
+        from.push_back(lhs);
+        to.push_back(rhs);
+        equations = equations && c;
+      }
       break;
     }
   }
-  if (!from.empty() && isNonlinear(simplified)) {
-    // Right-hand sides may name substituted constants: a few rounds reach
-    // the launch sizes (a cycle only stops rewriting, it never loops).
-    for (int round = 0; round < 4; ++round)
-      for (unsigned i = 0; i < to.size(); ++i) {
-        z3::expr next = to[i].substitute(from, to);
-        to.set(i, next);
-      }
-    z3::expr substituted = simplified.substitute(from, to);
-    for (const z3::expr &e : equations)
-      substituted = substituted && e;
-    simplified = substituted.simplify();
-  }
+  if (from.empty())
+    return formula;
+  // Right-hand sides may name substituted constants: a few rounds reach the
+  // launch sizes (a cycle only stops rewriting, it never loops).
+  for (int round = 0; round < 4; ++round)
+    for (unsigned i = 0; i < to.size(); ++i) {
+      z3::expr next = to[i].substitute(from, to);
+      to.set(i, next);
+    }
+  return (z3::expr(formula).substitute(from, to) && equations).simplify();
+}
+
+AbstractedFormula
+mlir::tiletag::verify::abstractNonlinear(const z3::expr &formula) {
+  NonlinearAbstraction abstraction(formula.ctx());
+  // Simplified first, so that equal subterms written two ways (a dimension
+  // behind an `ite` on a constant condition, as each program instance
+  // spells it) become one term, one constant, and products that share it
+  // get the facts that relate them.
+  z3::expr simplified = formula.simplify();
+  if (isNonlinear(simplified))
+    simplified = substituteEquations(simplified);
   z3::expr rewritten = abstraction.rewrite(simplified);
   return {rewritten,
           abstraction.factsOf(),
