@@ -226,6 +226,55 @@ TEST(NonlinearAbstractionTest, KeepsEveryModel) {
       }
 }
 
+// Products of quotients by numbers are bounded by the product of the
+// dividends: the facts keep the true values of ((x + c) div k) *
+// ((y + d) div l) and x * y, for negative, zero and large inputs.
+TEST(NonlinearAbstractionTest, QuotientProductsKeepEveryModel) {
+  const int64_t values[] = {-1000, -128, -1, 0, 1, 127, 128, 129, 1000003,
+                            int64_t(1) << 40};
+  for (int64_t a : values)
+    for (int64_t b : values)
+      for (auto [c, k] : {std::pair<int64_t, int64_t>{127, 128}, {0, 64},
+                          {-5, 3}}) {
+        z3::context ctx;
+        z3::expr x = ctx.int_const("x"), y = ctx.int_const("y");
+        auto floorDiv = [](int64_t n, int64_t d) {
+          return n / d - (n % d != 0 && ((n < 0) != (d < 0)));
+        };
+        int64_t qa = floorDiv(a + c, k), qb = floorDiv(b + 1, 2);
+        z3::expr formula =
+            x == ctx.int_val(a) && y == ctx.int_val(b) &&
+            x * y == ctx.int_val(a) * ctx.int_val(b) &&
+            ((x + ctx.int_val(c)) / ctx.int_val(k)) * ((y + 1) / 2) ==
+                ctx.int_val(qa) * ctx.int_val(qb);
+        AbstractedFormula abstracted = abstractNonlinear(formula);
+        EXPECT_TRUE(abstracted.changed);
+        z3::solver solver(ctx);
+        solver.add(abstracted.facts && abstracted.formula);
+        EXPECT_EQ(solver.check(), z3::sat)
+            << "x = " << a << ", y = " << b << ", c = " << c << ", k = " << k;
+      }
+}
+
+// The tile count of an M x N output in 128 x 128 tiles is about M * N /
+// 2^14: with M * N below 2^61 it stays below 2^48, which the abstraction
+// proves without Z3's nonlinear arithmetic (a persistent kernel's steps
+// 8 * i then cannot wrap).
+TEST(NonlinearAbstractionTest, TileCountFollowsProductOfSizes) {
+  z3::context ctx;
+  z3::expr m = ctx.int_const("M"), n = ctx.int_const("N");
+  z3::expr tiles = ((m + 127) / 128) * ((n + 127) / 128);
+  z3::expr formula = m >= 1 && n >= 1 && m < ctx.int_val(int64_t(1) << 53) &&
+                     n < ctx.int_val(int64_t(1) << 53) &&
+                     m * n < ctx.int_val(int64_t(1) << 61) &&
+                     tiles >= ctx.int_val(int64_t(1) << 48);
+  AbstractedFormula abstracted = abstractNonlinear(formula);
+  ASSERT_TRUE(abstracted.changed);
+  z3::solver solver(ctx);
+  solver.add(abstracted.facts && abstracted.formula);
+  EXPECT_EQ(solver.check(), z3::unsat);
+}
+
 // Quotient and remainder by one divisor are tied together: equal quotients
 // and remainders mean equal dividends (two programs that store block
 // (t div n, t mod n) are the same tile t), which the abstraction proves

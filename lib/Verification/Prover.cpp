@@ -18,6 +18,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 using namespace mlir::tiletag::verify;
@@ -299,8 +300,55 @@ private:
                                         q.y <= b,
                                     q.p <= p));
       }
+    // Quotients by numbers: with a = (x + c) div k and b = (y + d) div l,
+    // k * l * (a * b) lies within (x + c - k + 1) * (y + d - l + 1) and
+    // (x + c) * (y + d), linear in x * y ("the tile count
+    // (M ceildiv 128) * (N ceildiv 128) is about M * N / 2^14").
+    for (const Product &q : products)
+      for (auto [u, v] : {std::pair{x, y}, std::pair{y, x}}) {
+        scaledQuotientFacts(q.p, q.x, q.y, p, u, v);
+        scaledQuotientFacts(p, u, v, q.p, q.x, q.y);
+      }
     products.push_back({x, y, p});
     return p;
+  }
+
+  /// When `a` is `(x + c) div k` for numbers k >= 1 and c (`x` itself is
+  /// k = 1, c = 0): {k, c}.
+  static std::optional<std::pair<int64_t, int64_t>>
+  quotientOf(const z3::expr &a, const z3::expr &x) {
+    if (z3::eq(a, x))
+      return std::make_pair<int64_t, int64_t>(1, 0);
+    int64_t k = 0, c = 0;
+    if (!a.is_app() || a.decl().decl_kind() != Z3_OP_IDIV ||
+        !a.arg(1).is_numeral_i64(k) || k < 1)
+      return std::nullopt;
+    z3::expr s = a.arg(0);
+    if (z3::eq(s, x))
+      return std::make_pair(k, int64_t(0));
+    if (s.is_app() && s.decl().decl_kind() == Z3_OP_ADD && s.num_args() == 2)
+      for (unsigned i = 0; i < 2; ++i)
+        if (s.arg(i).is_numeral_i64(c) && z3::eq(s.arg(1 - i), x))
+          return std::make_pair(k, c);
+    return std::nullopt;
+  }
+
+  /// Facts bounding q = a * b by p = x * y where a and b are quotients of x
+  /// and y by numbers (see quotientOf).
+  void scaledQuotientFacts(const z3::expr &q, const z3::expr &a,
+                           const z3::expr &b, const z3::expr &p,
+                           const z3::expr &x, const z3::expr &y) {
+    auto qa = quotientOf(a, x), qb = quotientOf(b, y);
+    if (!qa || !qb || (qa->first == 1 && qb->first == 1))
+      return;
+    z3::expr k = ctx.int_val(qa->first), c = ctx.int_val(qa->second);
+    z3::expr l = ctx.int_val(qb->first), d = ctx.int_val(qb->second);
+    // k * a <= x + c < k * a + k, the same for b.
+    facts.push_back(z3::implies(a >= 0 && b >= 0 && x + c >= 0 && y + d >= 0,
+                                k * l * q <= p + d * x + c * y + c * d));
+    z3::expr c1 = c - k + 1, d1 = d - l + 1;
+    facts.push_back(z3::implies(x + c1 >= 0 && y + d1 >= 0,
+                                k * l * q >= p + d1 * x + c1 * y + c1 * d1));
   }
 
   // Z3's div and mod are Euclidean: a = b * (a div b) + (a mod b) with
@@ -630,7 +678,7 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
       std::string linearText = toText(linear);
       dump(what, abstraction.legend + linearText,
            round ? "-abstracted-" + std::to_string(round) : "-abstracted");
-      Verdict v = attempt(linear, linearText, resourceLimit / 4);
+      Verdict v = attempt(linear, linearText, resourceLimit / 2);
       if (v.kind == Verdict::Unsat)
         return v;
       if (v.kind != Verdict::Sat)
@@ -647,19 +695,21 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
     }
     return std::nullopt;
   };
-  // Quantified queries: a quarter of the limit decides most exactly, then
-  // the abstraction. Quantifier-free nonlinear ones go to the abstraction
-  // first: Z3's tactic for nonlinear integer arithmetic gives its steps
-  // wall-clock slices, so its answers depend on the machine's load. Last,
-  // the exact formula gets the whole limit.
+  // Linear queries get the whole limit. Nonlinear quantified ones get a
+  // small share exactly first (an assertion whose nonlinear terms do not
+  // matter is decided in a few 10 000 resources, where its abstraction
+  // needs refining), then the abstraction. Quantifier-free nonlinear ones go
+  // to the abstraction first: Z3's tactic for nonlinear integer arithmetic
+  // gives its steps wall-clock slices, so its answers depend on the
+  // machine's load. Last, the exact formula gets the whole limit.
   std::optional<Verdict> found;
-  if (abstraction.changed && !abstraction.quantified) {
-    found = throughAbstraction();
-  } else {
-    Verdict quick = attempt(formula, text, resourceLimit / 4);
-    if (quick.kind != Verdict::Unknown)
-      found = std::move(quick);
-    else
+  if (abstraction.changed) {
+    if (abstraction.quantified) {
+      Verdict quick = attempt(formula, text, resourceLimit / 64);
+      if (quick.kind != Verdict::Unknown)
+        found = std::move(quick);
+    }
+    if (!found)
       found = throughAbstraction();
   }
   if (!found)

@@ -1,10 +1,44 @@
 // A persistent GEMM: P programs take output tiles t = pid + i * P in turn,
 // and one warp-specialized TMA ring runs on across their K loops (step g =
-// 8 i + k, K fixed at 512). Kept as the example of a limit of the checker
-// (docs/Language.md, "A ring whose steps run on across several tiles"):
-// `tiletag-opt --tiletag-verify` proves its ring and races, but its no-wrap
-// and value proofs fall to Z3's nonlinear tactic, whose verdict depends on
-// time. persistent-gemm.test runs it on the oracle.
+// 8 i + k, K fixed at 512). The checker proves its ring phases and races,
+// its coverage (through the program map), its values and that no index
+// wraps (the tile count is bounded by the operands' sizes in memory), for
+// every M, N and P.
+// RUN: tiletag-opt --tiletag-verify %s | FileCheck %s --check-prefix=OK
+// OK-LABEL: tile.kernel @gemm_persistent
+// OK-SAME: schedule.verified = "
+// OK-SAME: tag.verified = "
+//
+// Tiles taken as pid + i: two programs store the same tile.
+// RUN: sed -e 's/%%t = arith.addi %%pid, %%iP : index/%%t = arith.addi %%pid, %%i : index/' %s > %t.tiles.mlir
+// RUN: not diff -q %s %t.tiles.mlir > /dev/null
+// RUN: not tiletag-opt --tiletag-verify %t.tiles.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILES
+// TILES: error: no other program touches the elements this write accesses
+// TILES: note: counterexample: {{.*}}size.P = 2
+// TILES: note: replay on the CPU: tiletag-run {{.*}} --kernel gemm_persistent --size
+//
+// Ring steps not carried across tiles in full (g = 4 i + k): the producer
+// waits on a phase the consumer has not released.
+// RUN: sed -e 's/%%g0 = arith.muli %%i, %%ksteps : index/%%g0 = arith.muli %%i, %%c4 : index/' %s > %t.steps.mlir
+// RUN: not diff -q %s %t.steps.mlir > /dev/null
+// RUN: not tiletag-opt --tiletag-verify-schedule %t.steps.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=STEPS
+// STEPS: error: this wait on %empty (line 71) waits for the phase after the previous wait's (parities alternate) does not hold
+// STEPS: note: counterexample:
+//
+// On the oracle at ragged sizes with more tiles than programs (a partial
+// last round), and with more programs than tiles (programs with no tile);
+// the verified kernel lowers to PTX with the wgmma and the mbarrier waits,
+// which ptxas takes unspilled.
+// REQUIRES: ptxas
+// RUN: tiletag-run %s --kernel gemm_persistent --check --size M=300,N=200,P=3 | FileCheck %s
+// RUN: tiletag-run %s --kernel gemm_persistent --check --size M=129,N=130,P=5 | FileCheck %s
+// RUN: tiletag-opt %s --tiletag-compile-cuda="format=isa output=%t.ptx" -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// CHECK: check gemm: C matches
+// PTX-DAG: wgmma.mma_async
+// PTX-DAG: mbarrier.try_wait
+// NOSPILL: 0 bytes spill stores, 0 bytes spill loads
 tile.kernel @gemm_persistent(%A: memref<?x512xbf16> {tile.name = "A"}, %B: memref<512x?xbf16> {tile.name = "B"},
                   %C: memref<?x?xf32> {tile.name = "C"})
     grid(1) attributes {
