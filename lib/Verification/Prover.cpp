@@ -422,6 +422,14 @@ void Prover::dump(llvm::StringRef what, const std::string &text,
     os << "; " << what << "\n" << text;
 }
 
+std::unique_ptr<z3::context> Prover::freshContext() {
+  auto make = [] { return std::make_unique<z3::context>(); };
+  std::unique_ptr<z3::context> next =
+      spareContext.valid() ? spareContext.get() : make();
+  spareContext = std::async(std::launch::async, make);
+  return next;
+}
+
 Verdict Prover::solve(const std::string &text,
                       const std::vector<z3::expr> &minimal, uint64_t limit,
                       bool kernelOnly) {
@@ -432,7 +440,8 @@ Verdict Prover::solve(const std::string &text,
   // time, so that a verdict is the same on a loaded or an idle machine.
   Verdict verdict{Verdict::Unknown, std::nullopt, "", 0};
   try {
-    z3::context local;
+    std::unique_ptr<z3::context> context = freshContext();
+    z3::context &local = *context;
     z3::solver solver = kernelOnly ? z3::solver(local, z3::solver::simple())
                                    : z3::solver(local);
     z3::params params(local);
