@@ -323,6 +323,11 @@ TEST(NonlinearAbstractionTest, ProverAnswersForTheExactFormula) {
   Prover prover(ctx, 10000000, "", "");
   Verdict v = prover.check(noFactors, "a prime's factors");
   EXPECT_EQ(v.kind, Verdict::Unsat);
+  // Decided by resources alone (nlsat, no wall-clock step): asked again,
+  // the same verdict for the same resources.
+  Verdict again = prover.check(noFactors, "a prime's factors");
+  EXPECT_EQ(again.kind, v.kind);
+  EXPECT_EQ(again.resources, v.resources);
   // A genuine counterexample comes back as a model of the exact formula.
   Verdict w = prover.check(x * y == ctx.int_val(12) && x > 3 && y > 1,
                            "a factorization");

@@ -245,6 +245,16 @@ private:
   std::optional<schedule::AsyncUnit> async;
   /// Ring slots read and prefetched in the current iteration.
   llvm::DenseSet<llvm::hash_code> slotsRead, slotsCopied;
+  /// exec::isScalarIntegerOp of each op walked: asked once per op, not once
+  /// per visit (a third of the estimate's time otherwise).
+  llvm::DenseMap<Operation *, bool> scalarIntegerOps;
+
+  bool isScalarIntegerOp(Operation *op) {
+    auto [it, inserted] = scalarIntegerOps.try_emplace(op, false);
+    if (inserted)
+      it->second = exec::isScalarIntegerOp(op);
+    return it->second;
+  }
 
   LoopCounts &counts() { return (*loops)[loop]; }
 
@@ -381,7 +391,7 @@ private:
         ints[c] = i.getValue();
       return success();
     }
-    if (exec::isScalarIntegerOp(&op)) {
+    if (isScalarIntegerOp(&op)) {
       SmallVector<llvm::APInt> operands;
       for (Value v : op.getOperands()) {
         auto it = ints.find(v);

@@ -343,12 +343,15 @@ private:
       return;
     z3::expr k = ctx.int_val(qa->first), c = ctx.int_val(qa->second);
     z3::expr l = ctx.int_val(qb->first), d = ctx.int_val(qb->second);
-    // k * a <= x + c < k * a + k, the same for b.
+    // k * a <= x + c < k * a + k, the same for b. Coefficients folded to
+    // numbers: the facts must stay linear.
+    z3::expr kl = (k * l).simplify(), cd = (c * d).simplify();
     facts.push_back(z3::implies(a >= 0 && b >= 0 && x + c >= 0 && y + d >= 0,
-                                k * l * q <= p + d * x + c * y + c * d));
-    z3::expr c1 = c - k + 1, d1 = d - l + 1;
-    facts.push_back(z3::implies(x + c1 >= 0 && y + d1 >= 0,
-                                k * l * q >= p + d1 * x + c1 * y + c1 * d1));
+                                kl * q <= p + d * x + c * y + cd));
+    z3::expr c1 = (c - k + 1).simplify(), d1 = (d - l + 1).simplify();
+    facts.push_back(
+        z3::implies(x + c1 >= 0 && y + d1 >= 0,
+                    kl * q >= p + d1 * x + c1 * y + (c1 * d1).simplify()));
   }
 
   // Z3's div and mod are Euclidean: a = b * (a div b) + (a mod b) with
@@ -432,7 +435,7 @@ std::unique_ptr<z3::context> Prover::freshContext() {
 
 Verdict Prover::solve(const std::string &text,
                       const std::vector<z3::expr> &minimal, uint64_t limit,
-                      bool kernelOnly) {
+                      Engine engine) {
   // Each query runs in a context of its own, parsed from its SMT-LIB text:
   // the verdict and the resources spent then depend on the query alone, not
   // on what the process asked before (Z3's heuristics follow the order in
@@ -442,15 +445,31 @@ Verdict Prover::solve(const std::string &text,
   try {
     std::unique_ptr<z3::context> context = freshContext();
     z3::context &local = *context;
-    z3::solver solver = kernelOnly ? z3::solver(local, z3::solver::simple())
-                                   : z3::solver(local);
+    auto chain = [&](std::initializer_list<const char *> names) {
+      std::optional<z3::tactic> t;
+      for (const char *name : names)
+        t = t ? *t & z3::tactic(local, name) : z3::tactic(local, name);
+      return t->mk_solver();
+    };
+    z3::solver solver =
+        engine == Engine::Core ? z3::solver(local, z3::solver::simple())
+        : engine == Engine::Preprocessed
+            ? chain({"simplify", "propagate-values", "solve-eqs", "smt"})
+        : engine == Engine::Nonlinear
+            // Z3's own tactic for this logic, without its wall-clock
+            // `try_for` steps: nlsat counts resources.
+            ? chain({"simplify", "propagate-values", "solve-eqs",
+                     "elim-term-ite", "purify-arith", "simplify",
+                     "tseitin-cnf", "nlsat"})
+            : z3::solver(local);
     z3::params params(local);
     params.set("rlimit", static_cast<unsigned>(limit));
     // Quantifiers here range over integers (loop iterations), never over
     // terms of uninterpreted functions: model-based instantiation finds the
     // instances (the previous step of a ring), and E-matching only spends
     // resources, enough to turn ring protocols into "unknown".
-    params.set("ematching", false);
+    if (engine == Engine::Core || engine == Engine::Default)
+      params.set("ematching", false);
     solver.set(params);
     solver.from_string(text.c_str());
     switch (solver.check()) {
@@ -472,7 +491,10 @@ Verdict Prover::solve(const std::string &text,
     }
     case z3::unknown:
       verdict.reason = solver.reason_unknown();
-      if (verdict.reason == "max. resource limit exceeded")
+      // Tactics report the resource limit as "canceled" (nothing else
+      // cancels a query: no timer is set).
+      if (verdict.reason == "max. resource limit exceeded" ||
+          verdict.reason == "canceled")
         verdict.reason =
             "the resource limit of " + std::to_string(limit) + " was reached";
       break;
@@ -514,6 +536,24 @@ z3::expr AbstractedFormula::refinement(const z3::model &model) const {
     }
   }
   return lemmas.simplify();
+}
+
+/// Whether `e` has a quantifier.
+static bool hasQuantifier(const z3::expr &e) {
+  std::unordered_map<unsigned, bool> memo;
+  std::function<bool(const z3::expr &)> visit = [&](const z3::expr &x) {
+    if (x.is_quantifier())
+      return true;
+    auto it = memo.find(x.id());
+    if (it != memo.end())
+      return it->second;
+    bool result = false;
+    for (unsigned i = 0; x.is_app() && i < x.num_args() && !result; ++i)
+      result = visit(x.arg(i));
+    memo.emplace(x.id(), result);
+    return result;
+  };
+  return visit(e);
 }
 
 /// Whether `e` multiplies two non-numeral terms or divides by one, also
@@ -607,6 +647,7 @@ mlir::tiletag::verify::abstractNonlinear(const z3::expr &formula) {
     simplified = substituteEquations(simplified);
   z3::expr rewritten = abstraction.rewrite(simplified);
   return {rewritten,
+          simplified,
           abstraction.factsOf(),
           abstraction.inputConstants(),
           abstraction.changed(),
@@ -637,18 +678,25 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
     // Linear queries go to Z3's SMT core first, with a small share of the
     // limit: the default solver's tactic setup costs 10-40 ms a query, most
     // of a GEMM's verification, and the core alone decides nearly every
-    // query within 30 000 resources. What it leaves undecided gets the
-    // default solver: its preprocessing lets MBQI settle ring phases. The
-    // core's nonlinear arithmetic spends time it does not count as
-    // resources, so nonlinear queries skip it.
+    // query within 30 000 resources. What it leaves undecided gets, with
+    // quantifiers, the default solver (its preprocessing and qsat settle
+    // ring phases), without, simplification and the core: the default
+    // tactics for quantifier-free formulas give steps wall-clock slices.
+    // The core's nonlinear arithmetic spends time it does not count as
+    // resources, so nonlinear queries skip it; quantifier-free ones go to
+    // nlsat (Z3's default tactic for them has wall-clock steps).
     Verdict v{Verdict::Unknown, std::nullopt, "", 0};
-    if (!isNonlinear(query)) {
+    bool quantified = hasQuantifier(query), nonlinear = isNonlinear(query);
+    if (!nonlinear) {
       v = solve(queryText, minimal, std::min<uint64_t>(limit, kCoreLimit),
-                /*kernelOnly=*/true);
+                Engine::Core);
       spent += v.resources;
     }
     if (v.kind == Verdict::Unknown) {
-      v = solve(queryText, minimal, limit, /*kernelOnly=*/false);
+      v = solve(queryText, minimal, limit,
+                quantified  ? Engine::Default
+                : nonlinear ? Engine::Nonlinear
+                            : Engine::Preprocessed);
       spent += v.resources;
     }
     v.resources = spent;
@@ -667,7 +715,8 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
       fixedInputs = fixedInputs && c == values.back();
     }
     z3::expr fixed =
-        z3::expr(formula).substitute(inputs, values).simplify() && fixedInputs;
+        z3::expr(abstraction.prepared).substitute(inputs, values).simplify() &&
+        fixedInputs;
     std::string instance = toText(fixed);
     dump(what, instance, "-instance");
     Verdict v = attempt(fixed, instance, resourceLimit / 4);
@@ -721,8 +770,16 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
     if (!found)
       found = throughAbstraction();
   }
-  if (!found)
-    found = attempt(formula, text, resourceLimit);
+  if (!found) {
+    // Simplification may have removed every nonlinear term (a claim that
+    // holds trivially, whatever the sizes): then the simplified formula is
+    // the one to solve.
+    if (!abstraction.changed && isNonlinear(formula))
+      found = attempt(abstraction.prepared, toText(abstraction.prepared),
+                      resourceLimit);
+    else
+      found = attempt(formula, text, resourceLimit);
+  }
   Verdict verdict = std::move(*found);
   resources += verdict.resources;
   maxResources = std::max(maxResources, verdict.resources);

@@ -68,11 +68,17 @@ public:
   uint64_t largestQuery() const { return maxResources; }
 
 private:
-  /// Decides `text` (SMT-LIB) in a context of its own within `limit`:
-  /// with Z3's SMT core alone (`kernelOnly`), or with its default solver,
-  /// which first picks tactics for the formula's logic.
+  /// How a query is solved. None of them uses a wall-clock limit (Z3's
+  /// default tactics for quantifier-free formulas do: `try_for`).
+  enum class Engine {
+    Core,         // Z3's SMT core alone: no setup cost
+    Preprocessed, // simplification and equation solving, then the core
+    Default,      // Z3's default solver (quantified arithmetic: qsat, MBQI)
+    Nonlinear,    // quantifier-free nonlinear integer arithmetic: nlsat
+  };
+  /// Decides `text` (SMT-LIB) in a context of its own within `limit`.
   Verdict solve(const std::string &text, const std::vector<z3::expr> &minimal,
-                uint64_t limit, bool kernelOnly);
+                uint64_t limit, Engine engine);
   /// A fresh Z3 context for the next query. Making one costs ~3 ms, a
   /// fifth of a typical query: the next is made on another thread while
   /// this one is solved. A fresh context is the same whenever it is made,
@@ -100,6 +106,10 @@ std::string defaultDumpDir();
 /// A formula with its nonlinear subterms abstracted.
 struct AbstractedFormula {
   z3::expr formula;
+  /// The formula before abstraction, simplified, with launch-contract
+  /// equations substituted (equivalent to the input): what an instance of a
+  /// candidate is checked on.
+  z3::expr prepared;
   /// Linear facts the abstracted terms satisfy (sign rules, x * 1 = x,
   /// 0 <= a mod b < |b|, ...): true of the terms they stand for.
   z3::expr facts;
