@@ -680,11 +680,12 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
     // of a GEMM's verification, and the core alone decides nearly every
     // query within 30 000 resources. What it leaves undecided gets, with
     // quantifiers, the default solver (its preprocessing and qsat settle
-    // ring phases), without, simplification and the core: the default
-    // tactics for quantifier-free formulas give steps wall-clock slices.
-    // The core's nonlinear arithmetic spends time it does not count as
-    // resources, so nonlinear queries skip it; quantifier-free ones go to
-    // nlsat (Z3's default tactic for them has wall-clock steps).
+    // ring phases), without, simplification and the core: Z3's default
+    // tactics for quantifier-free arithmetic have steps limited by
+    // wall-clock time (`try_for`), which would make verdicts depend on the
+    // machine's load. The core's nonlinear arithmetic spends time it does
+    // not count as resources, so nonlinear queries skip it; quantifier-free
+    // ones go to nlsat, which counts them.
     Verdict v{Verdict::Unknown, std::nullopt, "", 0};
     bool quantified = hasQuantifier(query), nonlinear = isNonlinear(query);
     if (!nonlinear) {
@@ -756,10 +757,8 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
   // Linear queries get the whole limit. Nonlinear quantified ones get a
   // small share exactly first (an assertion whose nonlinear terms do not
   // matter is decided in a few 10 000 resources, where its abstraction
-  // needs refining), then the abstraction. Quantifier-free nonlinear ones go
-  // to the abstraction first: Z3's tactic for nonlinear integer arithmetic
-  // gives its steps wall-clock slices, so its answers depend on the
-  // machine's load. Last, the exact formula gets the whole limit.
+  // needs refining), then the abstraction; quantifier-free ones go to the
+  // abstraction first. Last, the exact formula gets the whole limit.
   std::optional<Verdict> found;
   if (abstraction.changed) {
     if (abstraction.quantified) {
@@ -770,16 +769,8 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
     if (!found)
       found = throughAbstraction();
   }
-  if (!found) {
-    // Simplification may have removed every nonlinear term (a claim that
-    // holds trivially, whatever the sizes): then the simplified formula is
-    // the one to solve.
-    if (!abstraction.changed && isNonlinear(formula))
-      found = attempt(abstraction.prepared, toText(abstraction.prepared),
-                      resourceLimit);
-    else
-      found = attempt(formula, text, resourceLimit);
-  }
+  if (!found)
+    found = attempt(formula, text, resourceLimit);
   Verdict verdict = std::move(*found);
   resources += verdict.resources;
   maxResources = std::max(maxResources, verdict.resources);
