@@ -164,6 +164,9 @@ TEST_F(VerificationTest, CheckKernelReportsVerdicts) {
   }
   ASSERT_TRUE(failure);
   ASSERT_TRUE(proof);
+  // Each verdict says what its query cost.
+  EXPECT_GT(proof->resources, 0u);
+  EXPECT_GT(failure->resources, 0u);
   EXPECT_EQ(failure->checker, "tags");
   EXPECT_NE(failure->what.find("the next block"), std::string::npos);
   ASSERT_TRUE(failure->counterexample.has_value());

@@ -128,6 +128,7 @@ KernelVerdict verify::checkKernel(tile::KernelOp kernel,
         v.status = StringRef(v.what).contains("could not")
                        ? ObligationVerdict::Unknown
                        : ObligationVerdict::Failed;
+        v.resources = run->prover->lastQueryResources();
         v.counterexample = run->prover->takeCounterexample();
         for (Diagnostic &note : diag.getNotes())
           v.notes.push_back(note.str());
@@ -208,7 +209,8 @@ llvm::json::Value verify::toJSON(const KernelVerdict &verdict) {
                    : o.status == ObligationVerdict::Failed ? "failed"
                                                            : "unknown"},
         {"what", o.what},
-        {"location", o.location}};
+        {"location", o.location},
+        {"resources", static_cast<int64_t>(o.resources)}};
     if (o.counterexample)
       obj["counterexample"] = ::toJSON(*o.counterexample);
     if (!o.notes.empty())

@@ -773,6 +773,7 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
     found = attempt(formula, text, resourceLimit);
   Verdict verdict = std::move(*found);
   resources += verdict.resources;
+  lastResources = verdict.resources;
   maxResources = std::max(maxResources, verdict.resources);
   millis += std::chrono::duration<double, std::milli>(
                 std::chrono::steady_clock::now() - start)
@@ -787,6 +788,7 @@ void Prover::recordProof(Operation *op, const llvm::Twine &what) {
   v.checker = checker;
   v.what = what.str();
   v.location = locationString(op->getLoc());
+  v.resources = lastResources;
   log->push_back(std::move(v));
 }
 

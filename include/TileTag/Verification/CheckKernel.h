@@ -66,6 +66,9 @@ struct ObligationVerdict {
   std::string what;    // the obligation, or the error for a failure
   std::string location;
   Status status = Proved;
+  /// Z3 resources of the query that decided it (one definedness query
+  /// decides all of a kernel's integer operations).
+  uint64_t resources = 0;
   std::optional<Counterexample> counterexample;
   std::vector<std::string> notes; // further notes of the diagnostic
 };

@@ -66,6 +66,8 @@ public:
   double milliseconds() const { return millis; }
   uint64_t resourcesSpent() const { return resources; }
   uint64_t largestQuery() const { return maxResources; }
+  /// The resources of the last query checked.
+  uint64_t lastQueryResources() const { return lastResources; }
 
 private:
   /// How a query is solved. None of them uses a wall-clock limit (Z3's
@@ -93,7 +95,7 @@ private:
   std::vector<ObligationVerdict> *log = nullptr;
   std::string checker;
   std::optional<Counterexample> pending;
-  uint64_t resources = 0, maxResources = 0;
+  uint64_t resources = 0, maxResources = 0, lastResources = 0;
   std::string dumpDir, dumpPrefix;
   unsigned queries = 0;
   double millis = 0;
