@@ -181,6 +181,16 @@ TEST_F(VerificationTest, CheckKernelReportsVerdicts) {
   EXPECT_EQ(json.getAsObject()->getBoolean("proved"), false);
 }
 
+/// Whether the abstraction of `formula`, with its facts, is satisfiable
+/// (`formula` must have a term to abstract).
+z3::check_result checkAbstraction(const z3::expr &formula) {
+  AbstractedFormula abstracted = abstractNonlinear(formula);
+  EXPECT_TRUE(abstracted.changed);
+  z3::solver solver(formula.ctx());
+  solver.add(abstracted.facts && abstracted.formula);
+  return solver.check();
+}
+
 // The abstraction of nonlinear terms must never lose a model: for concrete
 // values of the inputs (negative, zero, one, large), the formula that pins
 // x * y, x div y, x mod y and f(x) to their true values stays satisfiable
@@ -250,11 +260,7 @@ TEST(NonlinearAbstractionTest, QuotientProductsKeepEveryModel) {
             x * y == ctx.int_val(a) * ctx.int_val(b) &&
             ((x + ctx.int_val(c)) / ctx.int_val(k)) * ((y + 1) / 2) ==
                 ctx.int_val(qa) * ctx.int_val(qb);
-        AbstractedFormula abstracted = abstractNonlinear(formula);
-        EXPECT_TRUE(abstracted.changed);
-        z3::solver solver(ctx);
-        solver.add(abstracted.facts && abstracted.formula);
-        EXPECT_EQ(solver.check(), z3::sat)
+        EXPECT_EQ(checkAbstraction(formula), z3::sat)
             << "x = " << a << ", y = " << b << ", c = " << c << ", k = " << k;
       }
 }
@@ -271,11 +277,7 @@ TEST(NonlinearAbstractionTest, TileCountFollowsProductOfSizes) {
                      n < ctx.int_val(int64_t(1) << 53) &&
                      m * n < ctx.int_val(int64_t(1) << 61) &&
                      tiles >= ctx.int_val(int64_t(1) << 48);
-  AbstractedFormula abstracted = abstractNonlinear(formula);
-  ASSERT_TRUE(abstracted.changed);
-  z3::solver solver(ctx);
-  solver.add(abstracted.facts && abstracted.formula);
-  EXPECT_EQ(solver.check(), z3::unsat);
+  EXPECT_EQ(checkAbstraction(formula), z3::unsat);
 }
 
 // Quotient and remainder by one divisor are tied together: equal quotients
@@ -287,11 +289,7 @@ TEST(NonlinearAbstractionTest, RemainderFollowsQuotient) {
   z3::expr t = ctx.int_const("t"), u = ctx.int_const("u"),
            n = ctx.int_const("n");
   z3::expr same = n >= 1 && t / n == u / n && z3::mod(t, n) == z3::mod(u, n);
-  AbstractedFormula abstracted = abstractNonlinear(same && t != u);
-  ASSERT_TRUE(abstracted.changed);
-  z3::solver solver(ctx);
-  solver.add(abstracted.facts && abstracted.formula);
-  EXPECT_EQ(solver.check(), z3::unsat);
+  EXPECT_EQ(checkAbstraction(same && t != u), z3::unsat);
 }
 
 // A candidate that gives a product a value its factors do not is refined
