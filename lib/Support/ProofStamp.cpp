@@ -48,6 +48,23 @@ std::string tiletag::proofHash(Operation *kernel) {
     if (reference)
       printUnstamped(reference, os);
   }
+  // A chain head's contract covers the kernels its launch runs after it
+  // (the symbols its tile.launch names): a change to any makes it stale.
+  SmallVector<Operation *> chain{kernel};
+  for (size_t i = 0; i < chain.size() && kernel->getParentOp(); ++i) {
+    Attribute launch = chain[i]->getAttr("tile.launch");
+    if (!launch)
+      continue;
+    launch.walk([&](FlatSymbolRefAttr name) {
+      Operation *next = SymbolTable::lookupNearestSymbolFrom(
+          kernel->getParentOp(), name.getAttr());
+      if (next && !llvm::is_contained(chain, next)) {
+        chain.push_back(next);
+        os << "\nthen:";
+        printUnstamped(next, os);
+      }
+    });
+  }
   std::string hex;
   llvm::raw_string_ostream(hex)
       << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);

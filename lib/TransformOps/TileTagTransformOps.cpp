@@ -201,6 +201,60 @@ static std::optional<StoredReduction> findStoredReduction(tile::KernelOp k,
   return StoredReduction{store, loop};
 }
 
+/// The ops that compute `values` from program ids and grid extents of the
+/// first `rank` dimensions, constants and the dimensions of `output`, in an
+/// order they can be re-created in (in another kernel); a reason otherwise.
+static FailureOr<SmallVector<Operation *>>
+indexComputation(ValueRange values, Value output, int64_t rank,
+                 std::string &why) {
+  SmallVector<Operation *> order;
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  std::function<bool(Value)> visit = [&](Value v) -> bool {
+    Operation *def = v.getDefiningOp();
+    if (!def) {
+      why = "a store index depends on a block argument (a loop variable or "
+            "an operand), which the reduction kernel does not have";
+      return false;
+    }
+    if (seen.contains(def))
+      return true;
+    bool allowed = false;
+    if (auto pid = llvm::dyn_cast<tile::ProgramIdOp>(def))
+      allowed = static_cast<int64_t>(pid.getDim()) < rank;
+    else if (auto n = llvm::dyn_cast<tile::NumProgramsOp>(def))
+      allowed = static_cast<int64_t>(n.getDim()) < rank;
+    else if (auto dim = llvm::dyn_cast<memref::DimOp>(def))
+      allowed = dim.getSource() == output && visit(dim.getIndex());
+    else
+      allowed = def->getDialect() &&
+                def->getDialect()->getNamespace() == "arith" &&
+                def->getNumRegions() == 0 && isPure(def) &&
+                llvm::all_of(def->getOperands(), visit);
+    if (!allowed) {
+      if (why.empty())
+        why = "a store index is computed by '" +
+              def->getName().getStringRef().str() +
+              "', which the reduction kernel cannot re-create (it uses "
+              "program ids, grid extents, constants, arith and the "
+              "output's dimensions)";
+      return false;
+    }
+    seen.insert(def);
+    order.push_back(def);
+    return true;
+  };
+  for (Value v : values)
+    if (!visit(v))
+      return failure();
+  return order;
+}
+
+/// Gives a launch's shape maps `numSizes` symbols (the sizes, one added).
+static AffineMap withSizes(AffineMap map, unsigned numSizes) {
+  return AffineMap::get(map.getNumDims(), numSizes, map.getResults(),
+                        map.getContext());
+}
+
 DiagnosedSilenceableFailure tiletag::SplitKOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
@@ -234,9 +288,56 @@ DiagnosedSilenceableFailure tiletag::SplitKOp::applyToOne(
   if (!found)
     return emitSilenceableError()
            << "@" << kernel.getSymName() << ": " << why;
+  MLIRContext *ctx = kernel.getContext();
+  tile::StoreOp store = found->store;
+
+  // With a reduction kernel: the output O becomes a workspace
+  // O_partials = [S] ++ shape(O), summed by @<kernel>_reduce.
+  bool reduce = getReductionKernel();
+  auto output = llvm::dyn_cast<BlockArgument>(store.getDest());
+  std::string outName, partialsName, reduceName;
+  SmallVector<Operation *> indexOps;
+  int64_t outShape = -1;
+  if (reduce) {
+    auto fail = [&](const Twine &reason) {
+      return emitSilenceableError()
+             << "@" << kernel.getSymName()
+             << " cannot be split with a reduction kernel: " << reason;
+    };
+    if (!launch.getThen().empty())
+      return fail("it already launches other kernels after it ('then')");
+    if (!output || output.getOwner()->getParentOp() != kernel)
+      return fail("its store's destination is not a kernel operand");
+    outName = kernel.getOperandName(output.getArgNumber());
+    if (!output.hasOneUse())
+      return fail("the output " + outName +
+                  " is used other than by the store; the kernel gives it "
+                  "up for the workspace");
+    if (!store.getOffsets().empty() || !store.getBounds().empty())
+      return fail("the store has offsets or bounds");
+    for (auto [i, name] : llvm::enumerate(launch.getShapeNames()))
+      if (name.getValue() == outName)
+        outShape = i;
+    if (outShape < 0)
+      return fail("the launch gives no shape for the output " + outName);
+    partialsName = outName + "_partials";
+    for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
+      if (kernel.getOperandName(i) == partialsName)
+        return fail("it already has an operand " + partialsName);
+    reduceName = (kernel.getSymName() + "_reduce").str();
+    if (SymbolTable::lookupNearestSymbolFrom(
+            kernel, StringAttr::get(ctx, reduceName)))
+      return fail("the name @" + reduceName + " is taken");
+    if (!llvm::isa<FloatType>(store.getValue().getType().getElementType()))
+      return fail("the output tile is not floating-point");
+    FailureOr<SmallVector<Operation *>> ops =
+        indexComputation(store.getIndices(), output, rank, why);
+    if (failed(ops))
+      return fail(why);
+    indexOps = std::move(*ops);
+  }
 
   // The launch: a size S = splits and a grid dimension of extent S.
-  MLIRContext *ctx = kernel.getContext();
   kernel->removeAttr(tag::TagDialect::kProgramMapAttrName);
   SmallVector<StringAttr> names(launch.getSizeNames());
   SmallVector<int64_t> defaults(launch.getSizeDefaults());
@@ -244,11 +345,24 @@ DiagnosedSilenceableFailure tiletag::SplitKOp::applyToOne(
   defaults.push_back(getSplits());
   SmallVector<AffineExpr> grid(launch.getGrid());
   grid.push_back(getAffineSymbolExpr(names.size() - 1, ctx));
+  SmallVector<StringAttr> shapeNames(launch.getShapeNames());
+  SmallVector<AffineMap> shapes;
+  for (AffineMap m : launch.getShapes())
+    shapes.push_back(withSizes(m, names.size()));
+  SmallVector<FlatSymbolRefAttr> then(launch.getThen());
+  AffineMap partialsShape;
+  if (reduce) {
+    SmallVector<AffineExpr> dims{grid.back()};
+    llvm::append_range(dims, shapes[outShape].getResults());
+    partialsShape = AffineMap::get(0, names.size(), dims, ctx);
+    shapeNames[outShape] = StringAttr::get(ctx, partialsName);
+    std::swap(shapes[outShape], partialsShape);
+    then.push_back(FlatSymbolRefAttr::get(ctx, reduceName));
+  }
   kernel->setAttr(tile::TileDialect::kLaunchAttrName,
                   tile::LaunchAttr::get(ctx, names, defaults, grid,
-                                        launch.getShapeNames(),
-                                        launch.getShapes(), launch.getCheck(),
-                                        launch.getThen()));
+                                        shapeNames, shapes, launch.getCheck(),
+                                        then));
   kernel.setGridAttr(rewriter.getI64IntegerAttr(rank + 1));
 
   // Split ps runs [ps * per, min((ps + 1) * per, n)), per = n ceildiv S.
@@ -267,10 +381,92 @@ DiagnosedSilenceableFailure tiletag::SplitKOp::applyToOne(
     loop.getLowerBoundMutable().assign(begin);
     loop.getUpperBoundMutable().assign(end);
   });
-  rewriter.modifyOpInPlace(found->store, [&] {
-    found->store.setCombineAttr(
-        tile::StoreCombineAttr::get(ctx, tile::StoreCombine::Add));
-  });
+  if (!reduce) {
+    rewriter.modifyOpInPlace(store, [&] {
+      store.setCombineAttr(
+          tile::StoreCombineAttr::get(ctx, tile::StoreCombine::Add));
+    });
+    return rewritten(kernel, kernel, results);
+  }
+
+  // The partial sum goes to slice ps of the workspace, in place of O.
+  auto outType = llvm::cast<MemRefType>(output.getType());
+  SmallVector<int64_t> partialsDims{ShapedType::kDynamic};
+  llvm::append_range(partialsDims, outType.getShape());
+  auto partialsType = MemRefType::get(partialsDims, outType.getElementType(),
+                                      MemRefLayoutAttrInterface(),
+                                      outType.getMemorySpace());
+  auto nameAttrs = [&](StringRef name) {
+    return DictionaryAttr::get(
+        ctx, {NamedAttribute(tile::TileDialect::kNameAttrName,
+                             StringAttr::get(ctx, name))});
+  };
+  unsigned at = output.getArgNumber();
+  if (failed(kernel.insertArgument(at, partialsType, nameAttrs(partialsName),
+                                   output.getLoc())))
+    return emitDefiniteFailure() << "could not add the workspace operand";
+  Value partials = kernel.getArgument(at);
+  SmallVector<Value> sliceIndices{split};
+  llvm::append_range(sliceIndices, store.getIndices());
+  rewriter.setInsertionPoint(store);
+  tile::StoreOp::create(rewriter, store.getLoc(), store.getValue(), partials,
+                        sliceIndices, ValueRange(), ValueRange(),
+                        tile::StoreCombineAttr());
+  Location storeLoc = store.getLoc();
+  SmallVector<Value> outIndices(store.getIndices());
+  auto tileType = llvm::cast<RankedTensorType>(store.getValue().getType());
+  rewriter.eraseOp(store);
+  if (failed(kernel.eraseArgument(at + 1)))
+    return emitDefiniteFailure() << "could not drop the output operand";
+
+  // @<kernel>_reduce: output block b = 0 + O_partials[0, b] + ... +
+  // O_partials[S - 1, b], in order.
+  rewriter.setInsertionPointAfter(kernel);
+  Location kloc = kernel.getLoc();
+  auto reduction = tile::KernelOp::create(
+      rewriter, kloc, StringAttr::get(ctx, reduceName),
+      TypeAttr::get(FunctionType::get(ctx, {partialsType, outType}, {})),
+      rewriter.getI64IntegerAttr(rank), StringAttr(),
+      rewriter.getArrayAttr({nameAttrs(partialsName), nameAttrs(outName)}),
+      ArrayAttr());
+  reduction->setAttr(
+      tile::TileDialect::kLaunchAttrName,
+      tile::LaunchAttr::get(
+          ctx, names, defaults, launch.getGrid(),
+          {StringAttr::get(ctx, partialsName), StringAttr::get(ctx, outName)},
+          {shapes[outShape], partialsShape}, StringAttr(), {}));
+  Block *body = rewriter.createBlock(&reduction.getBody(), {},
+                                     {partialsType, outType}, {kloc, kloc});
+  Value slices = body->getArgument(0), out = body->getArgument(1);
+  IRMapping map;
+  map.map(output, out);
+  for (Operation *op : indexOps)
+    rewriter.clone(*op, map);
+  Value c0 = indexConstant(rewriter, kloc, 0);
+  Value c1 = indexConstant(rewriter, kloc, 1);
+  Value count = memref::DimOp::create(rewriter, kloc, slices, c0);
+  auto zeroElement = rewriter.getFloatAttr(tileType.getElementType(), 0.0);
+  Value zero = arith::ConstantOp::create(
+      rewriter, kloc, DenseElementsAttr::get(tileType, zeroElement));
+  SmallVector<Value> blockIndices;
+  for (Value v : outIndices)
+    blockIndices.push_back(map.lookup(v));
+  auto sum = scf::ForOp::create(
+      rewriter, kloc, c0, count, c1, ValueRange{zero},
+      [&](OpBuilder &b, Location l, Value s, ValueRange acc) {
+        SmallVector<Value> at{s};
+        llvm::append_range(at, blockIndices);
+        Value slice = tile::LoadOp::create(b, l, tileType, slices, at,
+                                           ValueRange(), ValueRange(),
+                                           zeroElement);
+        scf::YieldOp::create(b, l,
+                             arith::AddFOp::create(b, l, acc[0], slice)
+                                 .getResult());
+      });
+  tile::StoreOp::create(rewriter, storeLoc, sum.getResult(0), out,
+                        blockIndices, ValueRange(), ValueRange(),
+                        tile::StoreCombineAttr());
+  tile::ReturnOp::create(rewriter, kloc);
   return rewritten(kernel, kernel, results);
 }
 

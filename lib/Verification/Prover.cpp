@@ -792,8 +792,32 @@ void Prover::recordProof(Operation *op, const llvm::Twine &what) {
   log->push_back(std::move(v));
 }
 
+bool mlir::tiletag::verify::proveSatisfiable(Prover &prover,
+                                             const z3::expr &facts,
+                                             Operation *at,
+                                             const llvm::Twine &what) {
+  std::string text = what.str();
+  Verdict v = prover.check(facts, "some problem size meets " + text);
+  if (v.kind == Verdict::Sat)
+    return true;
+  if (v.kind == Verdict::Unknown)
+    mlir::emitError(at->getLoc())
+        << "could not prove that some problem size meets " << text
+        << ": Z3 answered unknown (" << v.reason << ")";
+  else
+    mlir::emitError(at->getLoc())
+        << "no problem size meets " << text
+        << ": they contradict each other (an operand with two shapes?), "
+           "and from contradictory facts any claim would follow";
+  return false;
+}
+
 mlir::FailureOr<unsigned> mlir::tiletag::verify::proveDefinedness(
     SymbolicModel &model, Prover &prover, Instance &inst) {
+  if (!proveSatisfiable(prover,
+                        model.assumptions() && model.operandsFitInMemory(),
+                        model.getKernel(), "the kernel's launch contract"))
+    return failure();
   const std::vector<Obligation> &obligations = model.definedness(inst);
   if (obligations.empty())
     return 0u;

@@ -32,7 +32,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <map>
 #include <set>
@@ -52,10 +54,13 @@ struct Side {
 
 /// A global block an access touches, element by element: per memref
 /// dimension, the first element (`origin`) and the end of the in-range part
-/// (`end`, the block's end clipped to the bounds).
+/// (`end`, the block's end clipped to the bounds). A workspace slice stands
+/// for a block of an output: its slice dimension is dropped, and `inRange`
+/// says that the slice lies inside the workspace.
 struct Block {
   Value memref;
   std::vector<z3::expr> origin, end;
+  z3::expr inRange;
 };
 
 /// What a tile of data was loaded from: a global block, the tile type and
@@ -106,6 +111,14 @@ public:
   CheckerResult run();
 
 private:
+  /// A launch chain whose contract is the whole chain's (see runChain).
+  CheckerResult runChain(tile::KernelOp reduction);
+  /// Refuses (false) a kernel that reads an operand it stores to.
+  bool checkNoReadBack(tile::KernelOp k);
+  bool checkSliceSum(tile::StoreOp t, scf::ForOp loop, tile::LoadOp load);
+  void checkWorkspace(tile::StoreOp t, scf::ForOp loop, tile::LoadOp load,
+                      tile::StoreOp k, tile::KernelOp reduction);
+
   //===--------------------------------------------------------------------===//
   // Blocks and stores
   //===--------------------------------------------------------------------===//
@@ -114,7 +127,7 @@ private:
                 ValueRange indices, ValueRange offsets, ValueRange bounds) {
     auto type = llvm::cast<MemRefType>(memref.getType());
     SmallVector<int64_t> shape = tile::blockShape(tileShape, type.getRank());
-    Block b{memref, {}, {}};
+    Block b{memref, {}, {}, ctx.bool_val(true)};
     for (int64_t d = 0; d < type.getRank(); ++d) {
       z3::expr size = ctx.int_val(shape[d]);
       z3::expr origin = s.model.term(indices[d], s.inst) * size;
@@ -129,19 +142,25 @@ private:
   }
 
   Block storeBlock(Side s, tile::StoreOp st) {
-    return blockOf(s, st.getDest(), st.getValue().getType().getShape(),
-                   st.getIndices(), st.getOffsets(), st.getBounds());
+    Block b = blockOf(s, st.getDest(), st.getValue().getType().getShape(),
+                      st.getIndices(), st.getOffsets(), st.getBounds());
+    if (st == slicedStore) {
+      b.inRange = b.origin[0] < b.end[0] && b.end[0] > 0;
+      b.origin.erase(b.origin.begin());
+      b.end.erase(b.end.begin());
+    }
+    return b;
   }
 
   z3::expr nonEmpty(const Block &b) {
-    z3::expr e = ctx.bool_val(true);
+    z3::expr e = b.inRange;
     for (auto [o, end] : llvm::zip(b.origin, b.end))
       e = e && o < end && end > 0;
     return e;
   }
 
   z3::expr sameElements(const Block &a, const Block &b) {
-    z3::expr e = ctx.bool_val(true);
+    z3::expr e = a.inRange && b.inRange;
     for (size_t d = 0; d < a.origin.size(); ++d)
       e = e && a.origin[d] == b.origin[d] && a.end[d] == b.end[d];
     return e;
@@ -151,11 +170,22 @@ private:
     return llvm::cast<BlockArgument>(memref).getArgNumber();
   }
 
+  /// The name of a kernel operand: operands of a kernel and of its
+  /// reference (or of the kernels of a launch chain) are matched by name.
+  static std::string operandName(Value memref) {
+    auto arg = llvm::cast<BlockArgument>(memref);
+    return llvm::cast<tile::KernelOp>(arg.getOwner()->getParentOp())
+        .getOperandName(arg.getArgNumber());
+  }
+
   //===--------------------------------------------------------------------===//
   // Reports
   //===--------------------------------------------------------------------===//
 
-  z3::expr facts() { return km.assumptions() && rm.assumptions(); }
+  z3::expr facts() {
+    z3::expr f = km.assumptions() && rm.assumptions();
+    return reducer ? f && reducer->assumptions() : f;
+  }
 
   void report(InFlightDiagnostic &diag, Operation *kop, Operation *rop,
               const z3::model &m,
@@ -316,7 +346,10 @@ private:
       Operation *rOwner = rArg.getOwner()->getParentOp();
       if (llvm::isa<tile::KernelOp>(kOwner) &&
           llvm::isa<tile::KernelOp>(rOwner)) {
-        if (kArg.getArgNumber() == rArg.getArgNumber())
+        if (llvm::cast<tile::KernelOp>(kOwner).getOperandName(
+                kArg.getArgNumber()) ==
+            llvm::cast<tile::KernelOp>(rOwner).getOperandName(
+                rArg.getArgNumber()))
           return true;
         return mismatch(k, r, "the kernel reads a different scalar operand");
       }
@@ -513,14 +546,12 @@ private:
                       "tile.copy fills, not tile.write");
     for (const Source &a : *ks)
       for (const Source &b : *rs) {
-        if (argNumber(a.block.memref) != argNumber(b.block.memref))
+        if (operandName(a.block.memref) != operandName(b.block.memref))
           return mismatch(k, r,
                           "the kernel reads operand " +
-                              kernel.getOperandName(
-                                  argNumber(a.block.memref)) +
-                              " (" + lineOf(a.op) +
-                              ") where the reference reads " +
-                              ref.getOperandName(argNumber(b.block.memref)));
+                              operandName(a.block.memref) + " (" +
+                              lineOf(a.op) + ") where the reference reads " +
+                              operandName(b.block.memref));
         if (a.tileType != b.tileType || a.padding != b.padding)
           return mismatch(k, r,
                           "the kernel's " + describeOp(k) +
@@ -532,7 +563,7 @@ private:
         claims.push_back(
             {inner.hyp, bothEmpty || sameElements(a.block, b.block),
              "the tile loaded from " +
-                 kernel.getOperandName(argNumber(a.block.memref)) + " (" +
+                 operandName(a.block.memref) + " (" +
                  lineOf(a.op) + ") is another block than the reference's",
              a.op, b.op});
       }
@@ -732,6 +763,10 @@ private:
   z3::context &ctx;
   Prover &prover;
   SymbolicModel km, rm;
+  /// The reduction kernel of a launch chain, and the workspace store of the
+  /// kernel whose slices stand for output blocks (see runChain).
+  std::unique_ptr<SymbolicModel> reducer;
+  tile::StoreOp slicedStore;
   tile::KernelOp kernel, ref;
   Instance ki{"@k", {}, ""}, ri{"@r", {}, ""};
   /// Instances made while matching (writers of slots, split programs).
@@ -806,7 +841,7 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
     Block rb = storeBlock(rs, r);
     z3::expr stored = rm.executes(r, ri) && nonEmpty(rb);
     z3::expr missed = stored;
-    std::string name = ref.getOperandName(argNumber(r.getDest()));
+    std::string name = operandName(r.getDest());
     std::string what =
         "every block of " + name + " the reference stores is stored";
     // The program with the reference's program ids (or the one the
@@ -826,10 +861,10 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
     // too (a persistent kernel's tile loop).
     size_t witnessed =
         programMap ? programMap.getValue().getNumResults() : grid;
-    z3::expr byWitness = ctx.bool_val(false), witnessIds = ctx.bool_val(true);
+    z3::expr byWitness = ctx.bool_val(false);
     bool haveWitness = false;
     for (tile::StoreOp k : kStores) {
-      if (argNumber(k.getDest()) != argNumber(r.getDest()) ||
+      if (operandName(k.getDest()) != operandName(r.getDest()) ||
           k.getValue().getType() != r.getValue().getType())
         continue;
       Instance inst{"@c" + std::to_string(nextScope++), {}, ""};
@@ -842,9 +877,11 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
       if (vars.size() != witnessed ||
           (!programMap && grid != ref.getGridAttr().getInt()))
         continue;
-      // The witness's ids are functions of the reference's: assumed, so
-      // that the query asks whether that program stores the block.
-      z3::expr same = ctx.bool_val(true);
+      // The witness's ids are functions of the reference's, substituted for
+      // the instance's, so that the query asks whether that program stores
+      // the block. (Not equated: the facts keep every program id symbol
+      // inside its kernel's grid, and would keep the reference's there.)
+      z3::expr_vector from(ctx), to(ctx);
       bool follows = true;
       for (size_t d = 0; d < witnessed && follows; ++d) {
         std::optional<z3::expr> id =
@@ -852,18 +889,19 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
                                     sizes)
                        : std::optional<z3::expr>(refIds[d]);
         follows = id.has_value();
-        if (follows)
-          same = same && vars[d] == *id;
+        if (follows) {
+          from.push_back(vars[d]);
+          to.push_back(*id);
+        }
       }
       if (!follows)
         continue;
-      witnessIds = witnessIds && same;
-      byWitness = byWitness || covers;
+      byWitness = byWitness || covers.substitute(from, to);
       haveWitness = true;
     }
     bool coveredByItsProgram =
         haveWitness &&
-        prover.check(facts() && stored && witnessIds && !byWitness,
+        prover.check(facts() && stored && !byWitness,
                      what + " (by the program with its ids)")
                 .kind == Verdict::Unsat;
     if (coveredByItsProgram) {
@@ -881,7 +919,7 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
     z3::expr extra = km.executes(k, ki) && nonEmpty(kb);
     bool any = false;
     for (tile::StoreOp r : rStores) {
-      if (argNumber(k.getDest()) != argNumber(r.getDest()) ||
+      if (operandName(k.getDest()) != operandName(r.getDest()) ||
           k.getValue().getType() != r.getValue().getType())
         continue;
       any = true;
@@ -893,7 +931,7 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
       extra = extra && rm.forAll(vars, !(range && rm.executes(r, inst) &&
                                          sameElements(kb, rb)));
     }
-    std::string name = kernel.getOperandName(argNumber(k.getDest()));
+    std::string name = operandName(k.getDest());
     if (!any) {
       failed = true;
       mlir::emitError(k.getLoc())
@@ -950,7 +988,7 @@ void ContractChecker::checkValues(tile::StoreOp k, tile::StoreOp r) {
                  sameElements(kb, rb);
   reset();
   Scope top{hyp, {}, 0};
-  std::string name = kernel.getOperandName(argNumber(k.getDest()));
+  std::string name = operandName(r.getDest());
   if (!match(k.getValue(), r.getValue(), top)) {
     // Different computations: an error only where the two stores meet.
     std::pair<Operation *, Instance *> at[] = {{k, &ki}};
@@ -992,12 +1030,14 @@ void ContractChecker::checkValues(tile::StoreOp k, tile::StoreOp r) {
 /// one block, over all its programs and iterations, must cover the
 /// reference's range exactly once, and agree on x(v).
 void ContractChecker::checkCombined(tile::StoreOp k, tile::StoreOp r) {
-  std::string name = kernel.getOperandName(argNumber(k.getDest()));
+  std::string name = operandName(r.getDest());
   auto fail = [&](const Twine &why) {
     failed = true;
     mlir::emitError(k.getLoc())
-        << "the contract checker cannot relate this combine-add store to the "
-           "reference's store at "
+        << "the contract checker cannot relate this "
+        << (slicedStore ? "workspace store (summed by the reduction kernel)"
+                        : "combine-add store")
+        << " to the reference's store at "
         << lineOf(r) << ": " << why;
   };
   auto foldOf = [&](Value v) -> std::optional<Fold> {
@@ -1168,7 +1208,10 @@ bool ContractChecker::coveredBySplits(tile::StoreOp k, tile::StoreOp r,
         z3::implies(p + 1 < extent, ub(at) >= lb(next));
     z3::expr ends = lb(first) <= rm.term(rLoop.getLowerBound(), ri) &&
                     ub(last) >= rm.term(rLoop.getUpperBound(), ri);
-    z3::expr broken = meet && firstIs && lastIs && atIs && nextIs && p >= 0 &&
+    // Every program id symbol lies in the grid (a fact): program p + 1 is
+    // only named where it exists, or the last split would go unchecked.
+    z3::expr broken = meet && firstIs && lastIs && atIs &&
+                      z3::implies(p + 1 < extent, nextIs) && p >= 0 &&
                       p < extent && !(each && gapless && ends);
     std::pair<Operation *, Instance *> where[] = {{k, &ki}};
     Verdict v = prover.check(
@@ -1187,38 +1230,280 @@ bool ContractChecker::coveredBySplits(tile::StoreOp k, tile::StoreOp r,
   return false;
 }
 
+/// Outputs are written, never read back: then the data a store writes is
+/// what its value's terms say, whatever order programs run in.
+bool ContractChecker::checkNoReadBack(tile::KernelOp k) {
+  bool clean = true;
+  llvm::DenseSet<unsigned> written;
+  k.walk([&](tile::StoreOp s) { written.insert(argNumber(s.getDest())); });
+  k.walk([&](Operation *op) {
+    Value src;
+    if (auto l = llvm::dyn_cast<tile::LoadOp>(op)) {
+      src = l.getSource();
+    } else if (auto c = llvm::dyn_cast<tile::CopyOp>(op)) {
+      if (!c.isGlobalToShared()) {
+        clean = false;
+        op->emitError() << "the contract checker does not follow TMA "
+                           "stores (tile.copy to global memory) yet";
+        return;
+      }
+      src = c.getSource();
+    }
+    if (src && llvm::isa<BlockArgument>(src) &&
+        written.contains(argNumber(src))) {
+      clean = false;
+      op->emitError() << "reads " << k.getOperandName(argNumber(src))
+                      << ", which the kernel also stores to: a kernel "
+                         "with a contract never reads its outputs back";
+    }
+  });
+  failed |= !clean;
+  return clean;
+}
+
+/// The loop and load of a reduction kernel's store of
+/// `scf.for %s ... iter_args(%acc = 0) { %x = tile.load %W[...];
+/// arith.addf %acc, %x }`: the sum of the loaded tiles, in order from zero.
+static std::optional<std::pair<scf::ForOp, tile::LoadOp>>
+sliceSumOf(tile::StoreOp t) {
+  auto skipAttach = [](Value v) {
+    while (auto a = v.getDefiningOp<tag::AttachOp>())
+      v = a.getValue();
+    return v;
+  };
+  Value v = skipAttach(t.getValue());
+  auto loop = v.getDefiningOp<scf::ForOp>();
+  if (!loop || !isConstantIntValue(loop.getStep(), 1))
+    return std::nullopt;
+  unsigned i = llvm::cast<OpResult>(v).getResultNumber();
+  auto init = skipAttach(loop.getInitArgs()[i]).getDefiningOp<arith::ConstantOp>();
+  auto dense = init ? llvm::dyn_cast<DenseFPElementsAttr>(init.getValue())
+                    : DenseFPElementsAttr();
+  if (!dense || !dense.isSplat() || !dense.getSplatValue<APFloat>().isPosZero())
+    return std::nullopt;
+  Value acc = loop.getRegionIterArgs()[i];
+  auto add = skipAttach(loop.getBody()->getTerminator()->getOperand(i))
+                 .getDefiningOp<arith::AddFOp>();
+  if (!add || add.getFastmath() != arith::FastMathFlags::none)
+    return std::nullopt;
+  Value x = skipAttach(add.getLhs()) == acc   ? add.getRhs()
+            : skipAttach(add.getRhs()) == acc ? add.getLhs()
+                                              : Value();
+  auto load = x ? skipAttach(x).getDefiningOp<tile::LoadOp>() : tile::LoadOp();
+  if (!load || load->getParentOp() != loop)
+    return std::nullopt;
+  return std::make_pair(loop, load);
+}
+
+/// The reduction kernel (this checker's kernel) sums, for the block b it
+/// stores, the slices W[s, b] for every s from 0 to W's dimension 0.
+bool ContractChecker::checkSliceSum(tile::StoreOp t, scf::ForOp loop,
+                                    tile::LoadOp load) {
+  Side ts{km, ki};
+  Value w = load.getSource();
+  std::string name = operandName(w);
+  Block tb = storeBlock(ts, t);
+  Block lb = blockOf(ts, w, load.getType().getShape(), load.getIndices(),
+                     load.getOffsets(), load.getBounds());
+  z3::expr stores = km.executes(t, ki) && nonEmpty(tb);
+  z3::expr every = km.term(loop.getLowerBound(), ki) == 0 &&
+                   km.term(loop.getUpperBound(), ki) == km.dimension(w, 0);
+  bool ok = refute(stores && !every, loop, nullptr,
+                   "the reduction sums every slice of " + name,
+                   "this loop does not run over the slices of " + name +
+                       " from 0 to its dimension 0");
+  z3::expr aligned = lb.origin[0] == km.inductionVar(loop, ki);
+  for (size_t d = 0; d < tb.origin.size(); ++d)
+    aligned = aligned && lb.origin[d + 1] == tb.origin[d] &&
+              lb.end[d + 1] == tb.end[d];
+  return refute(stores && km.executes(load, ki) && !aligned, load, nullptr,
+                "the tiles summed are the slices of the block stored",
+                "the tile of " + name +
+                    " read here is not the loop's slice of the block the sum "
+                    "is stored to") &&
+         ok;
+}
+
+/// Every slice of workspace W that the reduction kernel's store `t` reads,
+/// one program (and iteration) of the kernel stores, with its store `k`.
+void ContractChecker::checkWorkspace(tile::StoreOp t, scf::ForOp loop,
+                                     tile::LoadOp load, tile::StoreOp k,
+                                     tile::KernelOp reduction) {
+  std::string name = operandName(k.getDest());
+  Instance ti{"@t", {}, ""};
+  Side ts{*reducer, ti};
+  Block tb = storeBlock(ts, t);
+  Block lb = blockOf(ts, load.getSource(), load.getType().getShape(),
+                     load.getIndices(), load.getOffsets(), load.getBounds());
+  {
+    Instance inst{"@w" + std::to_string(nextScope++), {}, ""};
+    Side ws{km, inst};
+    z3::expr range = ctx.bool_val(true);
+    std::vector<z3::expr> vars = instanceVars(ws, kernel, k, range);
+    z3::expr stored =
+        range && km.executes(k, inst) && sameElements(storeBlock(ws, k), lb);
+    z3::expr missing = reducer->executes(t, ti) && nonEmpty(tb) &&
+                       reducer->executes(load, ti) && km.forAll(vars, !stored);
+    std::string what = "every slice of " + name + " that @" +
+                       reduction.getSymName().str() + " reads is stored";
+    std::pair<Operation *, Instance *> at[] = {{load, &ti}};
+    Verdict v = prover.check(facts() && missing, what,
+                             reducer->minimalOrder(at));
+    if (v.kind == Verdict::Unsat) {
+      prover.recordProof(k, what);
+      ++proved;
+    } else {
+      failed = true;
+      InFlightDiagnostic diag = mlir::emitError(load.getLoc());
+      if (v.kind == Verdict::Unknown) {
+        diag << "could not prove " << what << ": Z3 answered unknown ("
+             << v.reason << ")";
+      } else {
+        diag << "no program of @" << kernel.getSymName()
+             << " stores the slice of " << name
+             << " read here: the sum adds memory nothing wrote";
+        prover.setCounterexample(reducer->counterexample(*v.model, at));
+        diag.attachNote(load.getLoc())
+            << reducer->describe(*v.model, load, &ti);
+        diag.attachNote(k.getLoc())
+            << "the store of " << name << " in @" << kernel.getSymName();
+        diag.attachNote() << "replay on the CPU: "
+                          << km.replayCommand(*v.model);
+      }
+    }
+  }
+  // ... and one only: a second store of the same elements would replace
+  // the slice the sum reads.
+  Instance other{"@o", {}, "'"};
+  Side ks{km, ki}, os{km, other};
+  z3::expr range = ctx.bool_val(true), rangeOther = ctx.bool_val(true);
+  std::vector<z3::expr> a = instanceVars(ks, kernel, k, range);
+  std::vector<z3::expr> b = instanceVars(os, kernel, k, rangeOther);
+  z3::expr distinct = ctx.bool_val(false);
+  for (auto [x, y] : llvm::zip(a, b))
+    distinct = distinct || x != y;
+  Block ka = storeBlock(ks, k), kb = storeBlock(os, k);
+  z3::expr overlap = ctx.bool_val(true);
+  for (size_t d = 0; d < ka.origin.size(); ++d)
+    overlap = overlap && z3::max(ka.origin[d], kb.origin[d]) <
+                             z3::min(ka.end[d], kb.end[d]);
+  refute(range && rangeOther && km.executes(k, ki) && km.executes(k, other) &&
+             distinct && overlap,
+         k, nullptr, "no element of " + name + " is stored twice",
+         "two programs or iterations store the same elements of " + name +
+             ", whose slices @" + reduction.getSymName().str() + " sums");
+}
+
+/// A launch chain's contract: the chain's first kernel (this checker's)
+/// stores partial results to workspaces, operands of the chain that the
+/// reference does not have; the second, a reduction kernel, stores each
+/// output block b as the sum, in order from zero, of b's slices of a
+/// workspace: O[b] = 0 + W[0, b] + W[1, b] + ... + W[S - 1, b], S = W's
+/// dimension 0. Proved: the reduction kernel stores exactly the
+/// reference's blocks (coverage) as such sums (checkSliceSum), and every
+/// slice it reads is stored by one program or iteration of the first
+/// kernel (checkWorkspace). The chain then computes what the first kernel
+/// computes with each store of slice (s, b) adding into block b of the
+/// output (`combine add`), which checkCombined proves against the
+/// reference: the slices' sums cover the reference's sum exactly once, in
+/// another order, as with `combine add`.
+CheckerResult ContractChecker::runChain(tile::KernelOp reduction) {
+  llvm::StringSet<> outputs;
+  for (unsigned i = 0, e = ref.getNumArguments(); i < e; ++i)
+    outputs.insert(ref.getOperandName(i));
+  SmallVector<tile::StoreOp> kStores, tStores, rStores;
+  kernel.walk([&](tile::StoreOp s) { kStores.push_back(s); });
+  reduction.walk([&](tile::StoreOp s) { tStores.push_back(s); });
+  ref.walk([&](tile::StoreOp s) { rStores.push_back(s); });
+  auto refuse = [&](Operation *op, const Twine &why) {
+    failed = true;
+    op->emitError() << why;
+  };
+  checkNoReadBack(reduction);
+  for (tile::StoreOp k : kStores) {
+    if (outputs.contains(operandName(k.getDest())))
+      refuse(k, "the first kernel of a launch chain with a contract stores "
+                "workspaces only (operands the reference does not have); @" +
+                    reduction.getSymName() + " stores the outputs");
+    else if (k.getCombine())
+      refuse(k, "a workspace is stored with plain stores, not 'combine'");
+  }
+  for (tile::StoreOp t : tStores)
+    if (!outputs.contains(operandName(t.getDest())) || t.getCombine())
+      refuse(t, "the reduction kernel of a launch chain with a contract "
+                "stores the reference's outputs, with plain stores");
+  if (failed)
+    return {false, "contract refused"};
+
+  reducer = std::make_unique<SymbolicModel>(reduction, ctx, "then.");
+  reducer->shareInputsWith(km);
+  if (!proveSatisfiable(prover, facts(), kernel,
+                        "the launch contracts of @" + kernel.getSymName() +
+                            ", @" + reduction.getSymName() + " and @" +
+                            ref.getSymName()))
+    return {false, "contradictory launch contracts"};
+  ContractChecker inner(reduction, ref, ctx, prover);
+  inner.checkCoverage(tStores, rStores);
+  for (tile::StoreOp t : tStores) {
+    auto sum = sliceSumOf(t);
+    if (!sum) {
+      refuse(t, "the contract checker follows a reduction kernel whose "
+                "stores are a loop's sum `acc + x` from a zero tile, in steps "
+                "of 1, of a tile.load `x` of a workspace in the loop");
+      continue;
+    }
+    auto [loop, load] = *sum;
+    Value w = load.getSource();
+    std::string name = operandName(w);
+    SmallVector<tile::StoreOp> writers;
+    for (tile::StoreOp k : kStores)
+      if (operandName(k.getDest()) == name)
+        writers.push_back(k);
+    auto wType = llvm::cast<MemRefType>(w.getType());
+    auto oType = llvm::cast<MemRefType>(t.getDest().getType());
+    if (outputs.contains(name)) {
+      refuse(load, "the reduction kernel sums " + name +
+                       ", an operand of the reference, not a workspace");
+      continue;
+    }
+    if (writers.size() != 1) {
+      refuse(load, "@" + kernel.getSymName() + " stores the workspace " +
+                       name + " with " + Twine(writers.size()) +
+                       " tile.store ops; the contract checker follows one");
+      continue;
+    }
+    tile::StoreOp k = writers.front();
+    if (k.getDest().getType() != wType ||
+        k.getValue().getType() != load.getType() ||
+        wType.getRank() != oType.getRank() + 1) {
+      refuse(load, "a workspace slice holds one block of the output: " +
+                       name + " must have the output's rank plus one, the "
+                       "same type in both kernels, and be stored with the "
+                       "tile type read here");
+      continue;
+    }
+    if (!inner.checkSliceSum(t, loop, load))
+      continue;
+    checkWorkspace(t, loop, load, k, reduction);
+    slicedStore = k;
+    for (tile::StoreOp r : rStores)
+      if (operandName(r.getDest()) == operandName(t.getDest()) &&
+          r.getValue().getType() == t.getValue().getType())
+        checkCombined(k, r);
+    slicedStore = {};
+  }
+  proved += inner.proved;
+  failed |= inner.failed;
+  return {!failed, std::to_string(proved) + " contract obligations against @" +
+                       ref.getSymName().str() + " (with @" +
+                       reduction.getSymName().str() + ")"};
+}
+
 CheckerResult ContractChecker::run() {
   SmallVector<tile::StoreOp> kStores, rStores;
   kernel.walk([&](tile::StoreOp s) { kStores.push_back(s); });
   ref.walk([&](tile::StoreOp s) { rStores.push_back(s); });
 
-  // Outputs are written, never read back: then the data a store writes is
-  // what its value's terms say, whatever order programs run in.
-  auto checkNoReadBack = [&](tile::KernelOp k) {
-    llvm::DenseSet<unsigned> written;
-    k.walk([&](tile::StoreOp s) { written.insert(argNumber(s.getDest())); });
-    k.walk([&](Operation *op) {
-      Value src;
-      if (auto l = llvm::dyn_cast<tile::LoadOp>(op)) {
-        src = l.getSource();
-      } else if (auto c = llvm::dyn_cast<tile::CopyOp>(op)) {
-        if (!c.isGlobalToShared()) {
-          failed = true;
-          op->emitError() << "the contract checker does not follow TMA "
-                             "stores (tile.copy to global memory) yet";
-          return;
-        }
-        src = c.getSource();
-      }
-      if (src && llvm::isa<BlockArgument>(src) &&
-          written.contains(argNumber(src))) {
-        failed = true;
-        op->emitError() << "reads " << k.getOperandName(argNumber(src))
-                        << ", which the kernel also stores to: a kernel "
-                           "with a contract never reads its outputs back";
-      }
-    });
-  };
   checkNoReadBack(kernel);
   checkNoReadBack(ref);
   for (tile::StoreOp r : rStores)
@@ -1230,10 +1515,29 @@ CheckerResult ContractChecker::run() {
   if (failed)
     return {false, "contract refused"};
 
+  SmallVector<tile::KernelOp> chain = tile::launchChain(kernel);
+  bool ofChain = chain.size() > 1 && !tile::sameOperands(kernel, ref);
+  if (!ofChain && !proveSatisfiable(prover, facts(), kernel,
+                                    "the launch contracts of @" +
+                                        kernel.getSymName() + " and @" +
+                                        ref.getSymName()))
+    return {false, "contradictory launch contracts"};
+  if (ofChain) {
+    if (chain.size() != 2) {
+      kernel.emitError()
+          << "the contract checker follows a launch chain of two kernels (one "
+             "that stores partial results to a workspace, and a reduction "
+             "kernel); this chain runs "
+          << chain.size();
+      return {false, "contract refused"};
+    }
+    return runChain(chain[1]);
+  }
+
   checkCoverage(kStores, rStores);
   for (tile::StoreOp k : kStores)
     for (tile::StoreOp r : rStores) {
-      if (argNumber(k.getDest()) != argNumber(r.getDest()) ||
+      if (operandName(k.getDest()) != operandName(r.getDest()) ||
           k.getValue().getType() != r.getValue().getType())
         continue;
       if (k.getCombine())

@@ -66,31 +66,49 @@ def TileTag_SplitKOp : TileTag_TransformOp<"split_k", [
     accumulates with `tile.dot` or `arith.addf`, stored once) so that `splits`
     programs share the loop: a new grid dimension `d` of extent `S` (a new
     launch size `S = splits`), program `ps` running the iterations
-    `[ps * per, min((ps + 1) * per, n))` with `per = n ceildiv S`, and the
-    store adding into the output (`combine add`; the output must hold zeros
-    before the launch, as `tiletag-run` provides).
+    `[ps * per, min((ps + 1) * per, n))` with `per = n ceildiv S`. The
+    partial sums are combined in one of two ways:
+
+    - by default, the store adds into the output (`combine add`; the output
+      must hold zeros before the launch, as `tiletag-run` provides);
+    - with `reduction_kernel`, the kernel stores its partial sum to slice
+      `ps` of a new workspace operand `<O>_partials` of shape `[S] ++`
+      (the output's shape) in place of the output `<O>`, and a new kernel
+      `@<kernel>_reduce`, launched after it (`then` in the launch), sums the
+      `S` slices of each output block in order from zero and stores the
+      block: the result does not depend on which split finishes first. The
+      store's indices must be computable in the new kernel (from program
+      ids, grid extents, constants and the output's dimensions).
 
     Invariants instantiated: the loop bounds are stated in the launch sizes,
     so the contract checker proves that the splits cover the reduction range
     exactly once (a gapless chain over `ps`), that each split adds the
     reference's terms, and that the grid still covers every output block.
-    The target handle is consumed; the result handle points to the rewritten
-    kernel.
+    With a reduction kernel, the kernel's contract becomes the launch
+    chain's: the checker also proves that the reduction kernel stores every
+    output block as the sum of all its slices, and that one program stores
+    each slice it reads. The target handle is consumed; the result handle
+    points to the rewritten kernel (the head of the chain).
 
     #### Return modes
 
     A silenceable failure (the payload unchanged) when the target is not a
     `tile.kernel`, already has 3 grid dimensions, has a schedule, has no
     `tile.launch`, already has a launch size `S`, or has no single store of a
-    reduction loop's sum as described above. Otherwise the kernel is
-    rewritten in place, its proof stamps dropped, and the result handle
-    points to it.
+    reduction loop's sum as described above; with `reduction_kernel`, also
+    when the kernel already launches others (`then`), the output has no
+    launch shape, is used other than by the store, or the store has offsets
+    or bounds or indices the new kernel cannot compute, or the names
+    `<O>_partials` or `@<kernel>_reduce` are taken. Otherwise the kernel is
+    rewritten in place (and the reduction kernel inserted after it), its
+    proof stamps dropped, and the result handle points to it.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
-                       ConfinedAttr<I64Attr, [IntPositive]>:$splits);
+                       ConfinedAttr<I64Attr, [IntPositive]>:$splits,
+                       UnitAttr:$reduction_kernel);
   let results = (outs TransformHandleTypeInterface:$result);
   let assemblyFormat =
-      "$target `splits` `(` $splits `)` attr-dict `:` functional-type(operands, results)";
+      "$target `splits` `(` $splits `)` (`reduction_kernel` $reduction_kernel^)? attr-dict `:` functional-type(operands, results)";
   let extraClassDeclaration = [{
     ::mlir::DiagnosedSilenceableFailure applyToOne(
         ::mlir::transform::TransformRewriter &rewriter,

@@ -150,6 +150,13 @@ AbstractedFormula abstractNonlinear(const z3::expr &formula);
 class SymbolicModel;
 struct Instance;
 
+/// Checks that some run meets `facts` (the launch contracts of the kernels
+/// in a query, and the facts every run has): from contradictory facts any
+/// claim would follow. Reports at `at` when none does (or Z3 cannot tell)
+/// and returns false.
+bool proveSatisfiable(Prover &prover, const z3::expr &facts, Operation *at,
+                      const llvm::Twine &what);
+
 /// Proves the definedness obligations of every integer operation of the
 /// model's kernel (SymbolicModel::definedness) in one query; reports each
 /// violated one at its op with a counterexample. Returns how many were

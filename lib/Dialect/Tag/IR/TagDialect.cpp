@@ -46,7 +46,11 @@ LogicalResult LabelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 /// `tag.contract` names a reference kernel with the same operands: names,
-/// types and order, so that "the same memory" means the same thing.
+/// types and order, so that "the same memory" means the same thing. On the
+/// first kernel of a launch chain (`then`) whose operands are not the
+/// reference's, the contract is the whole chain's: every operand of the
+/// reference is an operand of some kernel of the chain, by name and type;
+/// the chain's other operands are its workspaces.
 static LogicalResult verifyContract(Operation *op, Attribute value) {
   auto ref = llvm::dyn_cast<FlatSymbolRefAttr>(value);
   auto kernel = llvm::dyn_cast<tile::KernelOp>(op);
@@ -65,6 +69,32 @@ static LogicalResult verifyContract(Operation *op, Attribute value) {
     return op->emitError() << "the reference kernel " << ref
                            << " has a contract itself; a reference states "
                               "the meaning and needs none";
+  SmallVector<tile::KernelOp> chain = tile::launchChain(kernel);
+  if (chain.size() > 1 && !tile::sameOperands(kernel, reference)) {
+    for (unsigned i = 0, e = reference.getNumArguments(); i < e; ++i) {
+      std::string name = reference.getOperandName(i);
+      Type type = reference.getArgument(i).getType();
+      bool found = false;
+      for (tile::KernelOp k : chain)
+        for (unsigned j = 0, n = k.getNumArguments(); j < n; ++j)
+          if (k.getOperandName(j) == name) {
+            if (k.getArgument(j).getType() != type)
+              return op->emitError()
+                     << "operand " << name << " of the reference kernel "
+                     << ref << " is " << type << ", but @" << k.getSymName()
+                     << " of this launch chain has it as "
+                     << k.getArgument(j).getType();
+            found = true;
+          }
+      if (!found)
+        return op->emitError()
+               << "operand " << name << " of the reference kernel " << ref
+               << " is no operand of this launch chain (the contract of a "
+                  "chain's first kernel names the chain's inputs and "
+                  "outputs)";
+    }
+    return success();
+  }
   if (reference.getNumArguments() != kernel.getNumArguments())
     return op->emitError() << "the reference kernel " << ref << " has "
                            << reference.getNumArguments()

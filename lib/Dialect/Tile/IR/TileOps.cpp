@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -54,6 +55,34 @@ mlir::tiletag::tile::blockShape(ArrayRef<int64_t> tileShape,
 ArrayRef<int64_t> mlir::tiletag::tile::slotTileShape(MemRefType buffer,
                                                      unsigned numSlotIndices) {
   return buffer.getShape().drop_front(numSlotIndices);
+}
+
+SmallVector<mlir::tiletag::tile::KernelOp>
+mlir::tiletag::tile::launchChain(KernelOp head) {
+  SmallVector<KernelOp> chain{head};
+  for (size_t i = 0; i < chain.size(); ++i) {
+    auto launch =
+        chain[i]->getAttrOfType<LaunchAttr>(TileDialect::kLaunchAttrName);
+    if (!launch)
+      continue;
+    for (FlatSymbolRefAttr next : launch.getThen()) {
+      auto k = SymbolTable::lookupNearestSymbolFrom<KernelOp>(chain[i],
+                                                              next.getAttr());
+      if (k && !llvm::is_contained(chain, k))
+        chain.push_back(k);
+    }
+  }
+  return chain;
+}
+
+bool mlir::tiletag::tile::sameOperands(KernelOp a, KernelOp b) {
+  if (a.getNumArguments() != b.getNumArguments())
+    return false;
+  for (unsigned i = 0, e = a.getNumArguments(); i < e; ++i)
+    if (a.getOperandName(i) != b.getOperandName(i) ||
+        a.getArgument(i).getType() != b.getArgument(i).getType())
+      return false;
+  return true;
 }
 
 static std::string shapeString(ArrayRef<int64_t> shape) {

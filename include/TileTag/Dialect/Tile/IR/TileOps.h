@@ -47,6 +47,14 @@ SmallVector<int64_t> blockShape(ArrayRef<int64_t> tileShape,
 /// indices: the buffer's shape without its leading slot dimensions.
 ArrayRef<int64_t> slotTileShape(MemRefType buffer, unsigned numSlotIndices);
 
+/// The kernels a launch of `head` runs: `head`, then the kernels its
+/// tile.launch names in `then`, transitively, in order (a name without a
+/// kernel is skipped; a chain that repeats a kernel stops there).
+SmallVector<KernelOp> launchChain(KernelOp head);
+
+/// True when `a` and `b` have the same operands: names, types and order.
+bool sameOperands(KernelOp a, KernelOp b);
+
 } // namespace mlir::tiletag::tile
 
 #endif // TILETAG_DIALECT_TILE_IR_TILEOPS_H
