@@ -530,3 +530,122 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// With a reduction kernel: a kernel that already launches another after it.
+tile.kernel @colsum(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256, K = 64], grid = [N ceildiv 128], shapes = [X = [K, N], Y = [N]], then = [@next]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = tile.program_id 0
+  %K = memref.dim %X, %c0 : memref<?x?xf32>
+  %zero = arith.constant dense<0.0> : tensor<128xf32>
+  %s = scf.for %k = %c0 to %K step %c1 iter_args(%acc = %zero) -> (tensor<128xf32>) {
+    %t = tile.load %X[%k, %p] padding(0.0 : f32) : memref<?x?xf32> -> tensor<128xf32>
+    %n = arith.addf %acc, %t : tensor<128xf32>
+    scf.yield %n : tensor<128xf32>
+  }
+  tile.store %s, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+tile.kernel @next(%Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [Y = [N]]>} {
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} attributes {sym_name = "colsum"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@colsum cannot be split with a reduction kernel: it already launches other kernels after it ('then')}}
+    %s = transform.tiletag.split_k %k splits(2) reduction_kernel : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// With a reduction kernel: the output is used other than by its store.
+tile.kernel @colsum(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256, K = 64], grid = [N ceildiv 128], shapes = [X = [K, N], Y = [N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = tile.program_id 0
+  %n0 = memref.dim %Y, %c0 : memref<?xf32>
+  %K = memref.dim %X, %c0 : memref<?x?xf32>
+  %zero = arith.constant dense<0.0> : tensor<128xf32>
+  %s = scf.for %k = %c0 to %K step %c1 iter_args(%acc = %zero) -> (tensor<128xf32>) {
+    %t = tile.load %X[%k, %p] padding(0.0 : f32) : memref<?x?xf32> -> tensor<128xf32>
+    %n = arith.addf %acc, %t : tensor<128xf32>
+    scf.yield %n : tensor<128xf32>
+  }
+  tile.store %s, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} attributes {sym_name = "colsum"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@colsum cannot be split with a reduction kernel: the output Y is used other than by the store; the kernel gives it up for the workspace}}
+    %s = transform.tiletag.split_k %k splits(2) reduction_kernel : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// With a reduction kernel: a store index the reduction kernel cannot compute
+// (from a scalar operand).
+tile.kernel @colsum(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}, %off: index {tile.name = "off"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256, K = 64], grid = [N ceildiv 128], shapes = [X = [K, N], Y = [N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = tile.program_id 0
+  %q = arith.addi %p, %off : index
+  %K = memref.dim %X, %c0 : memref<?x?xf32>
+  %zero = arith.constant dense<0.0> : tensor<128xf32>
+  %s = scf.for %k = %c0 to %K step %c1 iter_args(%acc = %zero) -> (tensor<128xf32>) {
+    %t = tile.load %X[%k, %p] padding(0.0 : f32) : memref<?x?xf32> -> tensor<128xf32>
+    %n = arith.addf %acc, %t : tensor<128xf32>
+    scf.yield %n : tensor<128xf32>
+  }
+  tile.store %s, %Y[%q] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} attributes {sym_name = "colsum"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@colsum cannot be split with a reduction kernel: a store index depends on a block argument (a loop variable or an operand), which the reduction kernel does not have}}
+    %s = transform.tiletag.split_k %k splits(2) reduction_kernel : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// With a reduction kernel: the name of the new kernel is taken.
+tile.kernel @colsum(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256, K = 64], grid = [N ceildiv 128], shapes = [X = [K, N], Y = [N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = tile.program_id 0
+  %K = memref.dim %X, %c0 : memref<?x?xf32>
+  %zero = arith.constant dense<0.0> : tensor<128xf32>
+  %s = scf.for %k = %c0 to %K step %c1 iter_args(%acc = %zero) -> (tensor<128xf32>) {
+    %t = tile.load %X[%k, %p] padding(0.0 : f32) : memref<?x?xf32> -> tensor<128xf32>
+    %n = arith.addf %acc, %t : tensor<128xf32>
+    scf.yield %n : tensor<128xf32>
+  }
+  tile.store %s, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+tile.kernel @colsum_reduce(%Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [Y = [N]]>} {
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} attributes {sym_name = "colsum"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@colsum cannot be split with a reduction kernel: the name @colsum_reduce is taken}}
+    %s = transform.tiletag.split_k %k splits(2) reduction_kernel : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
