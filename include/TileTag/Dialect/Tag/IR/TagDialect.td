@@ -40,7 +40,10 @@ def Tag_Dialect : Dialect {
     the kernel: a plain sequential kernel of the same module, with the same
     operands, that states what the kernel computes. The checker proves that
     every block the kernel stores holds what the reference stores there, and
-    that both store the same blocks (docs/Language.md, "Contracts").
+    that both store the same blocks (docs/Language.md, "Contracts"). On the
+    first kernel of a launch chain (`then`), a reference with the chain's
+    inputs and outputs (not the kernel's own operands) is the contract of
+    the whole chain.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
