@@ -60,7 +60,7 @@ struct Side {
 struct Block {
   Value memref;
   std::vector<z3::expr> origin, end;
-  z3::expr inRange;
+  std::optional<z3::expr> inRange;
 };
 
 /// What a tile of data was loaded from: a global block, the tile type and
@@ -127,7 +127,7 @@ private:
                 ValueRange indices, ValueRange offsets, ValueRange bounds) {
     auto type = llvm::cast<MemRefType>(memref.getType());
     SmallVector<int64_t> shape = tile::blockShape(tileShape, type.getRank());
-    Block b{memref, {}, {}, ctx.bool_val(true)};
+    Block b{memref, {}, {}, std::nullopt};
     for (int64_t d = 0; d < type.getRank(); ++d) {
       z3::expr size = ctx.int_val(shape[d]);
       z3::expr origin = s.model.term(indices[d], s.inst) * size;
@@ -153,14 +153,17 @@ private:
   }
 
   z3::expr nonEmpty(const Block &b) {
-    z3::expr e = b.inRange;
+    z3::expr e = b.inRange.value_or(ctx.bool_val(true));
     for (auto [o, end] : llvm::zip(b.origin, b.end))
       e = e && o < end && end > 0;
     return e;
   }
 
   z3::expr sameElements(const Block &a, const Block &b) {
-    z3::expr e = a.inRange && b.inRange;
+    z3::expr e = ctx.bool_val(true);
+    for (const Block *x : {&a, &b})
+      if (x->inRange)
+        e = e && *x->inRange;
     for (size_t d = 0; d < a.origin.size(); ++d)
       e = e && a.origin[d] == b.origin[d] && a.end[d] == b.end[d];
     return e;
