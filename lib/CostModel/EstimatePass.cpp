@@ -82,12 +82,16 @@ struct EstimatePass : public cost::impl::EstimatePassBase<EstimatePass> {
               tag::TagDialect::kContractAttrName))
         contracts.insert(ref.getValue());
     });
+    // A named kernel is estimated with the kernels its launch runs after it
+    // (`then`): a launch costs all of them.
     SmallVector<tile::KernelOp> kernels;
     module.walk([&](tile::KernelOp k) {
       if (kernelName.empty() ? !contracts.contains(k.getSymName())
                              : k.getSymName() == kernelName)
         kernels.push_back(k);
     });
+    if (!kernelName.empty() && !kernels.empty())
+      kernels = tile::launchChain(kernels.front());
     if (kernels.empty()) {
       mlir::emitError(module.getLoc()) << "--tiletag-estimate: "
                          << (kernelName.empty()
