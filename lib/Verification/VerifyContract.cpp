@@ -272,6 +272,40 @@ private:
     }
   }
 
+  /// A loop's sum `acc + x` from a zero tile in steps of 1, whose result is
+  /// `v`: the loop, the accumulator's position, and the increment x (a
+  /// tile.dot into the accumulator, or the addend of a plain arith.addf).
+  static std::optional<Fold> sumFold(Value v) {
+    v = skip(v);
+    auto loop = v.getDefiningOp<scf::ForOp>();
+    if (!loop || !isConstantIntValue(loop.getStep(), 1))
+      return std::nullopt;
+    unsigned arg = llvm::cast<OpResult>(v).getResultNumber();
+    auto init =
+        skip(loop.getInitArgs()[arg]).getDefiningOp<arith::ConstantOp>();
+    auto dense = init ? llvm::dyn_cast<DenseFPElementsAttr>(init.getValue())
+                      : DenseFPElementsAttr();
+    if (!dense || !dense.isSplat() ||
+        !dense.getSplatValue<APFloat>().isPosZero())
+      return std::nullopt;
+    Value acc = loop.getRegionIterArgs()[arg];
+    Value next = skip(loop.getBody()->getTerminator()->getOperand(arg));
+    if (auto dot = next.getDefiningOp<tile::DotOp>())
+      if (skip(dot.getAcc()) == acc)
+        return Fold{loop, arg, next};
+    if (auto add = next.getDefiningOp<arith::AddFOp>();
+        add && add.getFastmath() == arith::FastMathFlags::none) {
+      if (skip(add.getLhs()) == acc)
+        return Fold{loop, arg, add.getRhs()};
+      if (skip(add.getRhs()) == acc)
+        return Fold{loop, arg, add.getLhs()};
+    }
+    return std::nullopt;
+  }
+
+  static std::optional<std::pair<scf::ForOp, tile::LoadOp>>
+  sliceSumOf(tile::StoreOp t);
+
   static bool isIntegerData(Type t) {
     Type e = getElementTypeOrSelf(t);
     return e.isIntOrIndex();
@@ -1043,34 +1077,7 @@ void ContractChecker::checkCombined(tile::StoreOp k, tile::StoreOp r) {
         << " to the reference's store at "
         << lineOf(r) << ": " << why;
   };
-  auto foldOf = [&](Value v) -> std::optional<Fold> {
-    v = skip(v);
-    auto loop = v.getDefiningOp<scf::ForOp>();
-    if (!loop)
-      return std::nullopt;
-    unsigned arg = llvm::cast<OpResult>(v).getResultNumber();
-    auto init = skip(loop.getInitArgs()[arg]).getDefiningOp<arith::ConstantOp>();
-    auto dense = init ? llvm::dyn_cast<DenseFPElementsAttr>(init.getValue())
-                      : DenseFPElementsAttr();
-    if (!dense || !dense.isSplat() || !dense.getSplatValue<APFloat>().isPosZero())
-      return std::nullopt;
-    auto step = getConstantIntValue(loop.getStep());
-    if (!step || *step != 1)
-      return std::nullopt;
-    Value acc = loop.getRegionIterArgs()[arg];
-    Value next = skip(loop.getBody()->getTerminator()->getOperand(arg));
-    if (auto dot = next.getDefiningOp<tile::DotOp>())
-      if (skip(dot.getAcc()) == acc)
-        return Fold{loop, arg, next};
-    if (auto add = next.getDefiningOp<arith::AddFOp>()) {
-      if (skip(add.getLhs()) == acc)
-        return Fold{loop, arg, add.getRhs()};
-      if (skip(add.getRhs()) == acc)
-        return Fold{loop, arg, add.getLhs()};
-    }
-    return std::nullopt;
-  };
-  auto kf = foldOf(k.getValue()), rf = foldOf(r.getValue());
+  auto kf = sumFold(k.getValue()), rf = sumFold(r.getValue());
   if (!kf || !rf)
     return fail("both must store a loop's sum `acc + x` (a tile.dot into the "
                 "accumulator or an addf) from a zero tile, in steps of 1");
@@ -1267,35 +1274,15 @@ bool ContractChecker::checkNoReadBack(tile::KernelOp k) {
 /// The loop and load of a reduction kernel's store of
 /// `scf.for %s ... iter_args(%acc = 0) { %x = tile.load %W[...];
 /// arith.addf %acc, %x }`: the sum of the loaded tiles, in order from zero.
-static std::optional<std::pair<scf::ForOp, tile::LoadOp>>
-sliceSumOf(tile::StoreOp t) {
-  auto skipAttach = [](Value v) {
-    while (auto a = v.getDefiningOp<tag::AttachOp>())
-      v = a.getValue();
-    return v;
-  };
-  Value v = skipAttach(t.getValue());
-  auto loop = v.getDefiningOp<scf::ForOp>();
-  if (!loop || !isConstantIntValue(loop.getStep(), 1))
+std::optional<std::pair<scf::ForOp, tile::LoadOp>>
+ContractChecker::sliceSumOf(tile::StoreOp t) {
+  std::optional<Fold> fold = sumFold(t.getValue());
+  if (!fold || fold->increment.getDefiningOp<tile::DotOp>())
     return std::nullopt;
-  unsigned i = llvm::cast<OpResult>(v).getResultNumber();
-  auto init = skipAttach(loop.getInitArgs()[i]).getDefiningOp<arith::ConstantOp>();
-  auto dense = init ? llvm::dyn_cast<DenseFPElementsAttr>(init.getValue())
-                    : DenseFPElementsAttr();
-  if (!dense || !dense.isSplat() || !dense.getSplatValue<APFloat>().isPosZero())
+  auto load = skip(fold->increment).getDefiningOp<tile::LoadOp>();
+  if (!load || load->getParentOp() != fold->loop)
     return std::nullopt;
-  Value acc = loop.getRegionIterArgs()[i];
-  auto add = skipAttach(loop.getBody()->getTerminator()->getOperand(i))
-                 .getDefiningOp<arith::AddFOp>();
-  if (!add || add.getFastmath() != arith::FastMathFlags::none)
-    return std::nullopt;
-  Value x = skipAttach(add.getLhs()) == acc   ? add.getRhs()
-            : skipAttach(add.getRhs()) == acc ? add.getLhs()
-                                              : Value();
-  auto load = x ? skipAttach(x).getDefiningOp<tile::LoadOp>() : tile::LoadOp();
-  if (!load || load->getParentOp() != loop)
-    return std::nullopt;
-  return std::make_pair(loop, load);
+  return std::make_pair(fold->loop, load);
 }
 
 /// The reduction kernel (this checker's kernel) sums, for the block b it
