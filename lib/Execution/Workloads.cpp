@@ -32,6 +32,20 @@ gemmReference(const NamedBuffers &in, const NamedScalars &) {
   return out;
 }
 
+/// D = max(A * B + bias, 0), bias broadcast over the rows: a GEMM with an
+/// epilogue.
+static llvm::StringMap<std::vector<double>>
+gemmBiasReluReference(const NamedBuffers &in, const NamedScalars &) {
+  const Array &bias = *in.lookup("bias");
+  std::vector<double> d = matmul(*in.lookup("A"), *in.lookup("B"));
+  int64_t n = bias.shape[0];
+  for (size_t e = 0; e < d.size(); ++e)
+    d[e] = std::max(d[e] + bias.data[e % n], 0.0);
+  llvm::StringMap<std::vector<double>> out;
+  out["D"] = std::move(d);
+  return out;
+}
+
 /// O = softmax(Q K^T / sqrt(D), keys after the query masked when causal) V,
 /// for every (batch * head).
 static llvm::StringMap<std::vector<double>>
@@ -168,6 +182,8 @@ static const std::vector<Workload> &workloads() {
   static const std::vector<Workload> all = {
       {"gemm", {"C"}, {}, {}, 1e-3, 1e-3, nullptr, gemmReference},
       {"gemm_splitk", {"C"}, {"W"}, {}, 1e-3, 1e-3, nullptr, gemmReference},
+      {"gemm_bias_relu", {"D"}, {}, {}, 1e-3, 1e-3, nullptr,
+       gemmBiasReluReference},
       {"attention",
        {"O"},
        {},

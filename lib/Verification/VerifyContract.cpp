@@ -116,8 +116,7 @@ private:
   /// Refuses (false) a kernel that reads an operand it stores to.
   bool checkNoReadBack(tile::KernelOp k);
   bool checkSliceSum(tile::StoreOp t, scf::ForOp loop, tile::LoadOp load);
-  void checkWorkspace(tile::StoreOp t, scf::ForOp loop, tile::LoadOp load,
-                      tile::StoreOp k, tile::KernelOp reduction);
+  void checkWorkspace(tile::StoreOp t, tile::LoadOp load, tile::StoreOp k);
 
   //===--------------------------------------------------------------------===//
   // Blocks and stores
@@ -193,9 +192,10 @@ private:
   void report(InFlightDiagnostic &diag, Operation *kop, Operation *rop,
               const z3::model &m,
               llvm::StringRef label = "counterexample") {
-    std::pair<Operation *, Instance *> at[] = {{kop, &ki}};
-    prover.setCounterexample(km.counterexample(m, at));
-    diag.attachNote(kop->getLoc()) << km.describe(m, kop, &ki, label);
+    Side ks = kernelSide(kop);
+    std::pair<Operation *, Instance *> at[] = {{kop, &ks.inst}};
+    prover.setCounterexample(ks.model.counterexample(m, at));
+    diag.attachNote(kop->getLoc()) << ks.model.describe(m, kop, &ks.inst, label);
     if (rop) {
       std::string loops;
       for (scf::ForOp loop : rm.loops(rop))
@@ -215,8 +215,10 @@ private:
   Verdict::Kind disprove(const z3::expr &negated, Operation *kop,
                          const std::string &what,
                          std::optional<z3::model> &model) {
-    std::pair<Operation *, Instance *> at[] = {{kop, &ki}};
-    Verdict v = prover.check(facts() && negated, what, km.minimalOrder(at));
+    Side ks = kernelSide(kop);
+    std::pair<Operation *, Instance *> at[] = {{kop, &ks.inst}};
+    Verdict v =
+        prover.check(facts() && negated, what, ks.model.minimalOrder(at));
     if (v.kind == Verdict::Unsat) {
       prover.recordProof(kop, what);
       ++proved;
@@ -252,7 +254,19 @@ private:
     z3::expr hyp;
     std::vector<FoldPair *> folds; // active, innermost last
     unsigned id;
+    /// Every element of the value is computed from the same element of its
+    /// operands, up to the store (where a workspace may be read).
+    bool elementwise = false;
   };
+
+  /// The side of a kernel op: the chain's second kernel, or this kernel.
+  Side kernelSide(Operation *op) {
+    if (reducer && op->getParentOfType<tile::KernelOp>() == follower)
+      return {*reducer, ti};
+    return {km, ki};
+  }
+
+  bool matchWorkspace(tile::LoadOp load, tile::StoreOp k, Value r, Scope &s);
 
   /// Looks through ops that only pass data on: tag.attach, the results of
   /// schedule regions.
@@ -336,7 +350,7 @@ private:
     k = skip(k);
     r = skip(r);
     auto key = std::make_tuple(k.getAsOpaquePointer(), r.getAsOpaquePointer(),
-                               s.id);
+                               s.id, s.elementwise);
     if (matched.count(key))
       return true;
     if (k.getType() != r.getType())
@@ -435,6 +449,10 @@ private:
       return matchFold(kLoop, llvm::cast<OpResult>(k).getResultNumber(), rLoop,
                        llvm::cast<OpResult>(r).getResultNumber(), s);
     }
+    if (auto load = llvm::dyn_cast<tile::LoadOp>(kDef))
+      if (auto it = workspaceStores.find(operandName(load.getSource()));
+          it != workspaceStores.end())
+        return matchWorkspace(load, it->second, r, s);
     if (llvm::isa<tile::LoadOp, tile::ReadOp>(kDef) ||
         llvm::isa<tile::LoadOp, tile::ReadOp>(rDef)) {
       if (!llvm::isa<tile::LoadOp, tile::ReadOp>(kDef) ||
@@ -463,8 +481,14 @@ private:
                       "the kernel's " + describeOp(k) +
                           " has other attributes than the reference's " +
                           describeOp(r));
+    Scope operands = s;
+    operands.elementwise =
+        s.elementwise && kDef->hasTrait<OpTrait::Elementwise>() &&
+        llvm::all_of(kDef->getOperandTypes(), [&](Type t) {
+          return t == kDef->getResult(0).getType();
+        });
     for (auto [ko, ro] : llvm::zip(kDef->getOperands(), rDef->getOperands()))
-      if (!match(ko, ro, s))
+      if (!match(ko, ro, operands))
         return false;
     return true;
   }
@@ -496,7 +520,7 @@ private:
       f = owned.get();
       foldPairs[key] = std::move(owned);
       z3::expr n = ctx.int_const(("n#" + std::to_string(f->id)).c_str());
-      Side ks{km, ki}, rs{rm, ri};
+      Side ks = kernelSide(kLoop), rs{rm, ri};
       z3::expr tk = tripCount(ks, kLoop), tr = tripCount(rs, rLoop);
       claims.push_back({s.hyp, tk == tr,
                         "the loop runs another number of iterations than the "
@@ -505,9 +529,9 @@ private:
                         kLoop, rLoop});
       f->bodyHyp =
           s.hyp && n >= 0 && n < tk &&
-          km.inductionVar(kLoop, ki) ==
-              km.term(kLoop.getLowerBound(), ki) +
-                  n * km.term(kLoop.getStep(), ki) &&
+          ks.model.inductionVar(kLoop, ks.inst) ==
+              ks.model.term(kLoop.getLowerBound(), ks.inst) +
+                  n * ks.model.term(kLoop.getStep(), ks.inst) &&
           rm.inductionVar(rLoop, ri) ==
               rm.term(rLoop.getLowerBound(), ri) +
                   n * rm.term(rLoop.getStep(), ri);
@@ -576,7 +600,7 @@ private:
   }
 
   bool matchLoads(Value k, Value r, Scope &s) {
-    auto ks = sources(k, {km, ki}), rs = sources(r, {rm, ri});
+    auto ks = sources(k, kernelSide(opOf(k))), rs = sources(r, {rm, ri});
     if (!ks || !rs)
       return mismatch(k, r,
                       "the contract checker follows shared slots that "
@@ -620,7 +644,7 @@ private:
       inTile = inTile && coords.back() >= 0 && coords.back() < ctx.int_val(extent);
     }
     std::vector<z3::expr> sideClaims;
-    auto kt = element(k, {km, ki}, coords, sideClaims);
+    auto kt = element(k, kernelSide(opOf(k)), coords, sideClaims);
     auto rt = element(r, {rm, ri}, coords, sideClaims);
     if (!kt || !rt)
       return mismatch(k, r,
@@ -803,12 +827,19 @@ private:
   /// The reduction kernel of a launch chain, and the workspace store of the
   /// kernel whose slices stand for output blocks (see runChain).
   std::unique_ptr<SymbolicModel> reducer;
+  tile::KernelOp follower;
+  Instance ti{"@t", {}, ""};
   tile::StoreOp slicedStore;
+  /// A launch chain: the first kernel's store of each workspace, and the
+  /// second kernel's store whose value is being matched.
+  llvm::StringMap<tile::StoreOp> workspaceStores;
+  tile::StoreOp followerStore;
+  llvm::DenseSet<Operation *> workspaceReadsChecked;
   tile::KernelOp kernel, ref;
   Instance ki{"@k", {}, ""}, ri{"@r", {}, ""};
   /// Instances made while matching (writers of slots, split programs).
   std::vector<std::unique_ptr<Instance>> ownedInstances;
-  std::set<std::tuple<const void *, const void *, unsigned>> matched;
+  std::set<std::tuple<const void *, const void *, unsigned, bool>> matched;
   std::map<std::tuple<Operation *, Operation *, unsigned>,
            std::unique_ptr<FoldPair>>
       foldPairs;
@@ -995,13 +1026,14 @@ bool ContractChecker::proveClaims(Operation *kop, Operation *rop,
   Verdict::Kind kind = disprove(anyFalse, kop, what, first);
   if (kind != Verdict::Sat)
     return kind == Verdict::Unsat;
-  std::pair<Operation *, Instance *> at[] = {{kop, &ki}};
+  Side ks = kernelSide(kop);
+  std::pair<Operation *, Instance *> at[] = {{kop, &ks.inst}};
   // Name the first claim that fails, with a counterexample of its own.
   const Claim *bad = &claims.front();
   std::optional<z3::model> model = first;
   for (const Claim &c : claims) {
     Verdict one = prover.check(facts() && c.hyp && !c.claim, c.what,
-                               km.minimalOrder(at));
+                               ks.model.minimalOrder(at));
     if (one.kind == Verdict::Sat) {
       bad = &c;
       model = one.model;
@@ -1019,19 +1051,21 @@ bool ContractChecker::proveClaims(Operation *kop, Operation *rop,
 }
 
 void ContractChecker::checkValues(tile::StoreOp k, tile::StoreOp r) {
-  Side ks{km, ki}, rs{rm, ri};
+  Side ks = kernelSide(k), rs{rm, ri};
   Block kb = storeBlock(ks, k), rb = storeBlock(rs, r);
-  z3::expr hyp = km.executes(k, ki) && rm.executes(r, ri) && nonEmpty(kb) &&
-                 sameElements(kb, rb);
+  z3::expr hyp = ks.model.executes(k, ks.inst) && rm.executes(r, ri) &&
+                 nonEmpty(kb) && sameElements(kb, rb);
   reset();
   Scope top{hyp, {}, 0};
+  // A launch chain's second kernel may read a workspace into its store.
+  top.elementwise = k == followerStore;
   std::string name = operandName(r.getDest());
   if (!match(k.getValue(), r.getValue(), top)) {
     // Different computations: an error only where the two stores meet.
-    std::pair<Operation *, Instance *> at[] = {{k, &ki}};
+    std::pair<Operation *, Instance *> at[] = {{k, &ks.inst}};
     Verdict v = prover.check(facts() && hyp,
                              "the store and the reference's store meet",
-                             km.minimalOrder(at));
+                             ks.model.minimalOrder(at));
     if (v.kind == Verdict::Unsat)
       return;
     failed = true;
@@ -1314,11 +1348,12 @@ bool ContractChecker::checkSliceSum(tile::StoreOp t, scf::ForOp loop,
          ok;
 }
 
-/// Every slice of workspace W that the reduction kernel's store `t` reads,
-/// one program (and iteration) of the kernel stores, with its store `k`.
-void ContractChecker::checkWorkspace(tile::StoreOp t, scf::ForOp loop,
-                                     tile::LoadOp load, tile::StoreOp k,
-                                     tile::KernelOp reduction) {
+/// Every block of workspace W that the chain's second kernel reads (`load`,
+/// on the way to its store `t`), one program (and iteration) of the first
+/// kernel stores, all of it, with its store `k`.
+void ContractChecker::checkWorkspace(tile::StoreOp t, tile::LoadOp load,
+                                     tile::StoreOp k) {
+  tile::KernelOp reduction = follower;
   std::string name = operandName(k.getDest());
   Instance ti{"@t", {}, ""};
   Side ts{*reducer, ti};
@@ -1334,7 +1369,7 @@ void ContractChecker::checkWorkspace(tile::StoreOp t, scf::ForOp loop,
         range && km.executes(k, inst) && sameElements(storeBlock(ws, k), lb);
     z3::expr missing = reducer->executes(t, ti) && nonEmpty(tb) &&
                        reducer->executes(load, ti) && km.forAll(vars, !stored);
-    std::string what = "every slice of " + name + " that @" +
+    std::string what = "every block of " + name + " that @" +
                        reduction.getSymName().str() + " reads is stored";
     std::pair<Operation *, Instance *> at[] = {{load, &ti}};
     Verdict v = prover.check(facts() && missing, what,
@@ -1350,8 +1385,8 @@ void ContractChecker::checkWorkspace(tile::StoreOp t, scf::ForOp loop,
              << v.reason << ")";
       } else {
         diag << "no program of @" << kernel.getSymName()
-             << " stores the slice of " << name
-             << " read here: the sum adds memory nothing wrote";
+             << " stores the block of " << name
+             << " read here: it reads memory nothing wrote";
         prover.setCounterexample(reducer->counterexample(*v.model, at));
         diag.attachNote(load.getLoc())
             << reducer->describe(*v.model, load, &ti);
@@ -1381,7 +1416,60 @@ void ContractChecker::checkWorkspace(tile::StoreOp t, scf::ForOp loop,
              distinct && overlap,
          k, nullptr, "no element of " + name + " is stored twice",
          "two programs or iterations store the same elements of " + name +
-             ", whose slices @" + reduction.getSymName().str() + " sums");
+             ", which @" + reduction.getSymName().str() + " reads");
+}
+
+/// A workspace read in the chain's second kernel, on the way to its store
+/// `followerStore` through elementwise operations only, is the value the
+/// first kernel stored there (store `k`): its tile is that store's block
+/// (proved stored, once: checkWorkspace), and every element the store
+/// writes comes from the element at the same place of the tile read. Then
+/// the stored value is matched in its place, for any program of the first
+/// kernel that stores the block.
+bool ContractChecker::matchWorkspace(tile::LoadOp load, tile::StoreOp k,
+                                     Value r, Scope &s) {
+  std::string name = operandName(load.getSource());
+  if (!k)
+    return mismatch(load, r,
+                    "the first kernel stores the workspace " + name +
+                        " with more than one tile.store; the contract "
+                        "checker follows one");
+  if (!s.elementwise || !followerStore)
+    return mismatch(load, r,
+                    "the kernel reads the workspace " + name +
+                        " into other than elementwise operations up to its "
+                        "store, which the contract checker does not follow");
+  if (load.getType() != k.getValue().getType() || !load.getOffsets().empty() ||
+      !load.getBounds().empty())
+    return mismatch(load, r,
+                    "the kernel reads the workspace " + name +
+                        " with another tile type, or offsets or bounds, than "
+                        "the first kernel's store (" +
+                        lineOf(k) + ")");
+  if (workspaceReadsChecked.insert(load).second)
+    checkWorkspace(followerStore, load, k);
+  Side ts{*reducer, ti}, ks{km, ki};
+  Block lb = blockOf(ts, load.getSource(), load.getType().getShape(),
+                     load.getIndices(), load.getOffsets(), load.getBounds());
+  Block sb = storeBlock(ts, followerStore);
+  // The tile dimensions are the trailing ones of both memrefs.
+  int64_t rank = load.getType().getRank();
+  z3::expr aligned = ctx.bool_val(true);
+  for (int64_t d = 0; d < rank; ++d) {
+    size_t l = lb.origin.size() - rank + d, t = sb.origin.size() - rank + d;
+    aligned = aligned && lb.origin[l] == sb.origin[t] && sb.end[t] <= lb.end[l];
+  }
+  Scope inner = s;
+  inner.hyp = s.hyp && reducer->executes(load, ti);
+  claims.push_back({inner.hyp, aligned,
+                    "the tile of " + name + " read here (" + lineOf(load) +
+                        ") is not the block stored (" + lineOf(followerStore) +
+                        ") element by element",
+                    load, opOf(r)});
+  inner.hyp = inner.hyp && km.executes(k, ki) &&
+              sameElements(storeBlock(ks, k), lb);
+  inner.id = nextScope++;
+  return match(k.getValue(), r, inner);
 }
 
 /// A launch chain's contract: the chain's first kernel (this checker's)
@@ -1427,6 +1515,7 @@ CheckerResult ContractChecker::runChain(tile::KernelOp reduction) {
 
   reducer = std::make_unique<SymbolicModel>(reduction, ctx, "then.");
   reducer->shareInputsWith(km);
+  follower = reduction;
   if (!proveSatisfiable(prover, facts(), kernel,
                         "the launch contracts of @" + kernel.getSymName() +
                             ", @" + reduction.getSymName() + " and @" +
@@ -1434,12 +1523,25 @@ CheckerResult ContractChecker::runChain(tile::KernelOp reduction) {
     return {false, "contradictory launch contracts"};
   ContractChecker inner(reduction, ref, ctx, prover);
   inner.checkCoverage(tStores, rStores);
+  for (tile::StoreOp k : kStores) {
+    std::string name = operandName(k.getDest());
+    if (workspaceStores.count(name))
+      workspaceStores[name] = {}; // stored twice: followed by no one
+    else
+      workspaceStores[name] = k;
+  }
   for (tile::StoreOp t : tStores) {
     auto sum = sliceSumOf(t);
     if (!sum) {
-      refuse(t, "the contract checker follows a reduction kernel whose "
-                "stores are a loop's sum `acc + x` from a zero tile, in steps "
-                "of 1, of a tile.load `x` of a workspace in the loop");
+      // Any other store: its value is compared with the reference's, a
+      // workspace read on the way standing for what the first kernel
+      // stored there.
+      followerStore = t;
+      for (tile::StoreOp r : rStores)
+        if (operandName(r.getDest()) == operandName(t.getDest()) &&
+            r.getValue().getType() == t.getValue().getType())
+          checkValues(t, r);
+      followerStore = {};
       continue;
     }
     auto [loop, load] = *sum;
@@ -1474,7 +1576,7 @@ CheckerResult ContractChecker::runChain(tile::KernelOp reduction) {
     }
     if (!inner.checkSliceSum(t, loop, load))
       continue;
-    checkWorkspace(t, loop, load, k, reduction);
+    checkWorkspace(t, load, k);
     slicedStore = k;
     for (tile::StoreOp r : rStores)
       if (operandName(r.getDest()) == operandName(t.getDest()) &&
