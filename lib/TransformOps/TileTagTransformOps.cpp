@@ -1531,6 +1531,209 @@ DiagnosedSilenceableFailure tiletag::MapLoopOp::applyToOne(
 }
 
 //===----------------------------------------------------------------------===//
+// FuseEpilogueOp
+//===----------------------------------------------------------------------===//
+
+/// `a` (in kernel `ka`) and `b` (in kernel `kb`) are computed the same way:
+/// operands of the same name, or the same operations (no regions) on
+/// operands computed the same way.
+static bool sameComputation(Value a, tile::KernelOp ka, Value b,
+                            tile::KernelOp kb) {
+  auto argA = llvm::dyn_cast<BlockArgument>(a);
+  auto argB = llvm::dyn_cast<BlockArgument>(b);
+  if (argA || argB)
+    return argA && argB && argA.getOwner()->getParentOp() == ka &&
+           argB.getOwner()->getParentOp() == kb &&
+           ka.getOperandName(argA.getArgNumber()) ==
+               kb.getOperandName(argB.getArgNumber());
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (x->getName() != y->getName() || x->getAttrs() != y->getAttrs() ||
+      x->getNumRegions() || y->getNumRegions() ||
+      x->getNumOperands() != y->getNumOperands() ||
+      llvm::cast<OpResult>(a).getResultNumber() !=
+          llvm::cast<OpResult>(b).getResultNumber())
+    return false;
+  for (auto [u, v] : llvm::zip(x->getOperands(), y->getOperands()))
+    if (!sameComputation(u, ka, v, kb))
+      return false;
+  return true;
+}
+
+DiagnosedSilenceableFailure tiletag::FuseEpilogueOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
+  if (!kernel)
+    return emitSilenceableError()
+           << "expects a tile.kernel, got '" << target->getName() << "'";
+  auto fail = [&](const Twine &why) {
+    return emitSilenceableError() << "cannot fuse the epilogue of @"
+                                  << kernel.getSymName() << ": " << why;
+  };
+  MLIRContext *ctx = kernel.getContext();
+  auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
+      tile::TileDialect::kLaunchAttrName);
+  if (!launch || launch.getThen().size() != 1)
+    return fail("its launch does not run exactly one kernel after it");
+  auto epilogue = SymbolTable::lookupNearestSymbolFrom<tile::KernelOp>(
+      kernel, launch.getThen().front().getAttr());
+  auto epilogueLaunch =
+      epilogue ? epilogue->getAttrOfType<tile::LaunchAttr>(
+                     tile::TileDialect::kLaunchAttrName)
+               : tile::LaunchAttr();
+  if (!epilogueLaunch || epilogue == kernel)
+    return fail("the kernel its launch runs after it has no tile.launch");
+  if (epilogue->hasAttr(schedule::ScheduleDialect::kLaunchAttrName))
+    return fail("@" + epilogue.getSymName() + " has a schedule");
+  if (epilogue.getGridAttr() != kernel.getGridAttr() ||
+      epilogueLaunch.getGrid() != launch.getGrid())
+    return fail("@" + epilogue.getSymName() +
+                " runs on another grid (rank or extents)");
+
+  // The workspace: stored once by the kernel, read once by the epilogue,
+  // both in the kernels' bodies.
+  tile::StoreOp store;
+  tile::LoadOp load;
+  unsigned storeCount = 0;
+  kernel.walk([&](tile::StoreOp st) {
+    ++storeCount;
+    store = st;
+  });
+  auto workspace =
+      store ? llvm::dyn_cast<BlockArgument>(store.getDest()) : BlockArgument();
+  if (storeCount != 1 || !workspace || !workspace.hasOneUse() ||
+      store->getParentOp() != kernel)
+    return fail("it must store one operand, once, in its body (not in a loop "
+                "or branch), and use it for nothing else");
+  std::string name = kernel.getOperandName(workspace.getArgNumber());
+  for (unsigned i = 0, e = epilogue.getNumArguments(); i < e; ++i) {
+    if (epilogue.getOperandName(i) != name)
+      continue;
+    BlockArgument arg = epilogue.getArgument(i);
+    if (arg.getType() != workspace.getType() || !arg.hasOneUse())
+      break;
+    load = llvm::dyn_cast<tile::LoadOp>(*arg.getUsers().begin());
+  }
+  if (!load || load->getParentOp() != epilogue ||
+      load.getType() != store.getValue().getType())
+    return fail("@" + epilogue.getSymName() + " must read " + name +
+                " once, in its body, as the tile type the kernel stores");
+  // The epilogue reads, in each program, the block the kernel stored there.
+  auto same = [&](ValueRange e, ValueRange k) {
+    return e.size() == k.size() &&
+           llvm::all_of(llvm::zip(e, k), [&](auto pair) {
+             return sameComputation(std::get<0>(pair), epilogue,
+                                    std::get<1>(pair), kernel);
+           });
+  };
+  if (!same(load.getIndices(), store.getIndices()) ||
+      !same(load.getOffsets(), store.getOffsets()) ||
+      !same(load.getBounds(), store.getBounds()))
+    return fail("@" + epilogue.getSymName() + " reads another block of " +
+                name + " than the kernel's program stores (its indices are "
+                "not computed as the store's)");
+
+  // The fused operands: in the contract's order if it names them all.
+  llvm::StringMap<Value> byName;
+  SmallVector<std::pair<std::string, Type>> order;
+  for (tile::KernelOp k : {kernel, epilogue})
+    for (unsigned i = 0, e = k.getNumArguments(); i < e; ++i) {
+      std::string n = k.getOperandName(i);
+      if (n == name)
+        continue;
+      Type t = k.getArgument(i).getType();
+      auto known = llvm::find_if(order, [&](auto &o) { return o.first == n; });
+      if (known != order.end()) {
+        if (known->second != t)
+          return fail("operand " + n + " has two types");
+        continue;
+      }
+      order.push_back({n, t});
+    }
+  if (auto ref = kernel->getAttrOfType<FlatSymbolRefAttr>(
+          tag::TagDialect::kContractAttrName))
+    if (auto reference = SymbolTable::lookupNearestSymbolFrom<tile::KernelOp>(
+            kernel, ref.getAttr());
+        reference && reference.getNumArguments() == order.size()) {
+      SmallVector<std::pair<std::string, Type>> byReference;
+      for (unsigned i = 0, e = reference.getNumArguments(); i < e; ++i) {
+        std::string n = reference.getOperandName(i);
+        auto it = llvm::find_if(order, [&](auto &o) { return o.first == n; });
+        if (it != order.end())
+          byReference.push_back(*it);
+      }
+      if (byReference.size() == order.size())
+        order = std::move(byReference);
+    }
+
+  // The launch: the kernel's, with the epilogue's operand shapes.
+  SmallVector<StringAttr> shapeNames;
+  SmallVector<AffineMap> shapes;
+  for (tile::LaunchAttr l : {launch, epilogueLaunch})
+    for (auto [n, m] : llvm::zip(l.getShapeNames(), l.getShapes()))
+      if (n.getValue() != name && !llvm::is_contained(shapeNames, n)) {
+        shapeNames.push_back(n);
+        shapes.push_back(withSizes(m, launch.getSizeNames().size()));
+      }
+  StringAttr check = launch.getCheck() ? launch.getCheck()
+                                       : epilogueLaunch.getCheck();
+
+  // The fused kernel: the kernel's attributes and body, the new operands.
+  SmallVector<Type> types;
+  SmallVector<Attribute> argAttrs;
+  SmallVector<Location> locs;
+  for (auto &[n, t] : order) {
+    types.push_back(t);
+    argAttrs.push_back(DictionaryAttr::get(
+        ctx, {NamedAttribute(tile::TileDialect::kNameAttrName,
+                             StringAttr::get(ctx, n))}));
+    locs.push_back(kernel.getLoc());
+  }
+  rewriter.setInsertionPoint(kernel);
+  auto fused = tile::KernelOp::create(
+      rewriter, kernel.getLoc(),
+      StringAttr::get(ctx, kernel.getSymName() + "_fused"),
+      TypeAttr::get(FunctionType::get(ctx, types, {})), kernel.getGridAttr(),
+      StringAttr(), rewriter.getArrayAttr(argAttrs), ArrayAttr());
+  for (NamedAttribute attr : kernel->getDiscardableAttrs())
+    if (attr.getName() != tag::TagDialect::kVerifiedAttrName &&
+        attr.getName() != schedule::ScheduleDialect::kVerifiedAttrName)
+      fused->setAttr(attr.getName(), attr.getValue());
+  fused->setAttr(tile::TileDialect::kLaunchAttrName,
+                 tile::LaunchAttr::get(ctx, launch.getSizeNames(),
+                                       launch.getSizeDefaults(),
+                                       launch.getGrid(), shapeNames, shapes,
+                                       check, epilogueLaunch.getThen()));
+  Block *body = rewriter.createBlock(&fused.getBody(), {}, types, locs);
+  for (auto [i, o] : llvm::enumerate(order))
+    byName[o.first] = body->getArgument(i);
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
+    if (i != workspace.getArgNumber())
+      rewriter.replaceAllUsesWith(kernel.getArgument(i),
+                                  byName[kernel.getOperandName(i)]);
+  body->getOperations().splice(body->end(),
+                               kernel.getBody().front().getOperations());
+
+  // The epilogue runs where the workspace was stored, on the stored value.
+  IRMapping map;
+  for (unsigned i = 0, e = epilogue.getNumArguments(); i < e; ++i)
+    if (epilogue.getOperandName(i) != name)
+      map.map(epilogue.getArgument(i), byName[epilogue.getOperandName(i)]);
+  map.map(load.getResult(), store.getValue());
+  rewriter.setInsertionPoint(store);
+  for (Operation &op : epilogue.getBody().front().without_terminator())
+    if (&op != load.getOperation())
+      rewriter.clone(op, map);
+  rewriter.eraseOp(store);
+  StringAttr symbol = kernel.getSymNameAttr();
+  rewriter.eraseOp(epilogue);
+  rewriter.eraseOp(kernel);
+  fused.setSymNameAttr(symbol);
+  return rewritten(fused, fused, results);
+}
+
+//===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 

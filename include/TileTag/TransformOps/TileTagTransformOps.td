@@ -355,6 +355,53 @@ def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
   }];
 }
 
+def TileTag_FuseEpilogueOp : TileTag_TransformOp<"fuse_epilogue", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "fuses the epilogue kernel a kernel's launch runs after it";
+  let description = [{
+    A kernel whose launch runs one kernel after it (`then`), which reads a
+    workspace the first stores once (a GEMM storing `A * B` to `T`, then an
+    epilogue storing `D = max(T + bias, 0)`), becomes one kernel: the
+    epilogue's operations run where the first kernel stored the workspace,
+    on the value it stored, and store the epilogue's results. The workspace
+    goes; the epilogue's other operands (`bias`, `D`) join the kernel's, in
+    the order of the kernel's contract when it has one (the launch chain's
+    contract becomes the kernel's own), otherwise after its own. The launch
+    keeps the kernel's sizes and grid, gains the epilogue's operand shapes
+    and runs what the epilogue ran after it.
+
+    Invariants instantiated: none; the contract checker proves the fused
+    kernel against the contract (and the chain before it: a chain whose
+    epilogue reads another block than the kernel stored is rejected with a
+    counterexample).
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not a
+    `tile.kernel`, its launch does not run exactly one kernel after it, the
+    two grids differ (rank or extents), the kernel does not store one
+    workspace the epilogue reads once (with the load and the store in their
+    kernels' bodies, outside loops and branches, and the workspace not used
+    otherwise), the epilogue reads another block than the store writes (its
+    indices, offsets and bounds are not computed the same way: fusing would
+    change what the chain computes), the epilogue has a schedule, or an
+    operand name of both kernels has two types. The target handle is consumed; the result handle
+    points to the fused kernel, which replaces both.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def TileTag_SkipEmptyBlocksOp : TileTag_TransformOp<"skip_empty_blocks", [
     FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
     MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {

@@ -649,3 +649,77 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// fuse_epilogue: the kernel runs nothing after it.
+tile.kernel @k(%X: memref<?xf32> {tile.name = "X"}, %T: memref<?xf32> {tile.name = "T"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], T = [N]]>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %T[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} attributes {sym_name = "k"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{cannot fuse the epilogue of @k: its launch does not run exactly one kernel after it}}
+    %f = transform.tiletag.fuse_epilogue %k : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// fuse_epilogue: the epilogue runs on another grid.
+tile.kernel @k(%X: memref<?xf32> {tile.name = "X"}, %T: memref<?xf32> {tile.name = "T"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], T = [N]], then = [@epi]>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %T[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+tile.kernel @epi(%T: memref<?xf32> {tile.name = "T"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 64], shapes = [T = [N], Y = [N]]>} {
+  %p = tile.program_id 0
+  %t = tile.load %T[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  %u = arith.addf %t, %t : tensor<128xf32>
+  tile.store %u, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} attributes {sym_name = "k"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{cannot fuse the epilogue of @k: @epi runs on another grid (rank or extents)}}
+    %f = transform.tiletag.fuse_epilogue %k : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// fuse_epilogue: the kernel stores the workspace twice.
+tile.kernel @k(%X: memref<?xf32> {tile.name = "X"}, %T: memref<?xf32> {tile.name = "T"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], T = [N]], then = [@epi]>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %T[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.store %t, %T[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+tile.kernel @epi(%T: memref<?xf32> {tile.name = "T"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [T = [N], Y = [N]]>} {
+  %p = tile.program_id 0
+  %t = tile.load %T[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  %u = arith.addf %t, %t : tensor<128xf32>
+  tile.store %u, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} attributes {sym_name = "k"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{cannot fuse the epilogue of @k: it must store one operand, once, in its body (not in a loop or branch), and use it for nothing else}}
+    %f = transform.tiletag.fuse_epilogue %k : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
