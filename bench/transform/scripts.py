@@ -24,6 +24,7 @@ SCRIPTS = {
     "gemm": "gemm",
     "gemm_wide": "gemm",
     "gemm_splitk": "gemm_splitk",
+    "gemm_bias_relu": "gemm_bias_relu",
     "attention": "attention",
     "moe": "moe",
 }
