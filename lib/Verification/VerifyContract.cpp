@@ -172,6 +172,13 @@ private:
     return llvm::cast<BlockArgument>(memref).getArgNumber();
   }
 
+  /// Two stores (of the kernel side and the reference) of the same output
+  /// and tile type: the pairs the checks compare.
+  static bool sameOutput(tile::StoreOp a, tile::StoreOp b) {
+    return operandName(a.getDest()) == operandName(b.getDest()) &&
+           a.getValue().getType() == b.getValue().getType();
+  }
+
   /// The name of a kernel operand: operands of a kernel and of its
   /// reference (or of the kernels of a launch chain) are matched by name.
   static std::string operandName(Value memref) {
@@ -932,8 +939,7 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
     z3::expr byWitness = ctx.bool_val(false);
     bool haveWitness = false;
     for (tile::StoreOp k : kStores) {
-      if (operandName(k.getDest()) != operandName(r.getDest()) ||
-          k.getValue().getType() != r.getValue().getType())
+      if (!sameOutput(k, r))
         continue;
       Instance inst{"@c" + std::to_string(nextScope++), {}, ""};
       Side cs{km, inst};
@@ -987,8 +993,7 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
     z3::expr extra = km.executes(k, ki) && nonEmpty(kb);
     bool any = false;
     for (tile::StoreOp r : rStores) {
-      if (operandName(k.getDest()) != operandName(r.getDest()) ||
-          k.getValue().getType() != r.getValue().getType())
+      if (!sameOutput(k, r))
         continue;
       any = true;
       Instance inst{"@d" + std::to_string(nextScope++), {}, ""};
@@ -1538,8 +1543,7 @@ CheckerResult ContractChecker::runChain(tile::KernelOp reduction) {
       // stored there.
       followerStore = t;
       for (tile::StoreOp r : rStores)
-        if (operandName(r.getDest()) == operandName(t.getDest()) &&
-            r.getValue().getType() == t.getValue().getType())
+        if (sameOutput(r, t))
           checkValues(t, r);
       followerStore = {};
       continue;
@@ -1579,8 +1583,7 @@ CheckerResult ContractChecker::runChain(tile::KernelOp reduction) {
     checkWorkspace(t, load, k);
     slicedStore = k;
     for (tile::StoreOp r : rStores)
-      if (operandName(r.getDest()) == operandName(t.getDest()) &&
-          r.getValue().getType() == t.getValue().getType())
+      if (sameOutput(r, t))
         checkCombined(k, r);
     slicedStore = {};
   }
@@ -1629,8 +1632,7 @@ CheckerResult ContractChecker::run() {
   checkCoverage(kStores, rStores);
   for (tile::StoreOp k : kStores)
     for (tile::StoreOp r : rStores) {
-      if (operandName(k.getDest()) != operandName(r.getDest()) ||
-          k.getValue().getType() != r.getValue().getType())
+      if (!sameOutput(k, r))
         continue;
       if (k.getCombine())
         checkCombined(k, r);
