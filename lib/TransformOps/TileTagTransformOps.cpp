@@ -29,6 +29,13 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// The silenceable failure of a rewrite whose target is not a tile.kernel.
+static DiagnosedSilenceableFailure
+notAKernel(transform::TransformOpInterface op, Operation *target) {
+  return op.emitSilenceableError()
+         << "expects a tile.kernel, got '" << target->getName() << "'";
+}
+
 /// Rewrites invalidate proofs: a rewritten kernel carries no stamps until
 /// the checkers prove it again. The result handle points to `result`.
 static DiagnosedSilenceableFailure
@@ -261,8 +268,7 @@ DiagnosedSilenceableFailure tiletag::SplitKOp::applyToOne(
     transform::TransformState &state) {
   auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
   if (!kernel)
-    return emitSilenceableError()
-           << "expects a tile.kernel, got '" << target->getName() << "'";
+    return notAKernel(*this, target);
   int64_t rank = kernel.getGridAttr().getInt();
   if (rank >= 3)
     return emitSilenceableError()
@@ -688,8 +694,7 @@ DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
     transform::TransformState &state) {
   auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
   if (!kernel)
-    return emitSilenceableError()
-           << "expects a tile.kernel, got '" << target->getName() << "'";
+    return notAKernel(*this, target);
   int64_t dim = getDim(), factor = getFactor();
   StringRef name = kernel.getSymName();
   if (std::optional<std::string> why =
@@ -744,8 +749,7 @@ DiagnosedSilenceableFailure tiletag::RasterizeOp::applyToOne(
     transform::TransformState &state) {
   auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
   if (!kernel)
-    return emitSilenceableError()
-           << "expects a tile.kernel, got '" << target->getName() << "'";
+    return notAKernel(*this, target);
   int64_t rank = kernel.getGridAttr().getInt();
   int64_t dim = getDim(), group = getGroup();
   StringRef name = kernel.getSymName();
@@ -1392,8 +1396,7 @@ DiagnosedSilenceableFailure tiletag::SkipEmptyBlocksOp::applyToOne(
     transform::TransformState &state) {
   auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
   if (!kernel)
-    return emitSilenceableError()
-           << "expects a tile.kernel, got '" << target->getName() << "'";
+    return notAKernel(*this, target);
   StringRef name = kernel.getSymName();
   SmallVector<tile::StoreOp> stores;
   bool otherWrites = false;
@@ -1565,8 +1568,7 @@ DiagnosedSilenceableFailure tiletag::FuseEpilogueOp::applyToOne(
     transform::TransformState &state) {
   auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
   if (!kernel)
-    return emitSilenceableError()
-           << "expects a tile.kernel, got '" << target->getName() << "'";
+    return notAKernel(*this, target);
   auto fail = [&](const Twine &why) {
     return emitSilenceableError() << "cannot fuse the epilogue of @"
                                   << kernel.getSymName() << ": " << why;
