@@ -1551,10 +1551,6 @@ CheckerResult ContractChecker::runChain(tile::KernelOp reduction) {
     auto [loop, load] = *sum;
     Value w = load.getSource();
     std::string name = operandName(w);
-    SmallVector<tile::StoreOp> writers;
-    for (tile::StoreOp k : kStores)
-      if (operandName(k.getDest()) == name)
-        writers.push_back(k);
     auto wType = llvm::cast<MemRefType>(w.getType());
     auto oType = llvm::cast<MemRefType>(t.getDest().getType());
     if (outputs.contains(name)) {
@@ -1562,13 +1558,13 @@ CheckerResult ContractChecker::runChain(tile::KernelOp reduction) {
                        ", an operand of the reference, not a workspace");
       continue;
     }
-    if (writers.size() != 1) {
+    tile::StoreOp k = workspaceStores.lookup(name);
+    if (!k) {
       refuse(load, "@" + kernel.getSymName() + " stores the workspace " +
-                       name + " with " + Twine(writers.size()) +
-                       " tile.store ops; the contract checker follows one");
+                       name + " with no tile.store, or several; the "
+                       "contract checker follows one");
       continue;
     }
-    tile::StoreOp k = writers.front();
     if (k.getDest().getType() != wType ||
         k.getValue().getType() != load.getType() ||
         wType.getRank() != oType.getRank() + 1) {
