@@ -10,6 +10,7 @@
 #include "TileTag/Dialect/Tag/IR/TagOps.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 #include "TileTag/Verification/CheckKernel.h"
+#include "TileTag/Verification/SymbolicModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -688,26 +689,30 @@ static std::optional<std::string> whyNotRenumberable(tile::KernelOp kernel,
   return why;
 }
 
-DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
-    transform::TransformRewriter &rewriter, Operation *target,
-    transform::ApplyToEachResultList &results,
-    transform::TransformState &state) {
-  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
-  if (!kernel)
-    return notAKernel(*this, target);
-  int64_t dim = getDim(), factor = getFactor();
+/// The launch's grid extent `size ceildiv block` for `dim`, of a plain
+/// kernel whose programs along `dim` are merged (`verb`: coarsening,
+/// retiling; `imperative`: coarsen, retile).
+struct GridExtent {
+  tile::LaunchAttr launch;
+  AffineExpr size;
+  int64_t block;
+};
+
+static DiagnosedSilenceableFailure
+mergeablePrograms(transform::TransformOpInterface op, tile::KernelOp kernel,
+                  int64_t dim, StringRef verb, StringRef imperative,
+                  GridExtent &extentOut) {
   StringRef name = kernel.getSymName();
-  if (std::optional<std::string> why =
-          whyNotRenumberable(kernel, dim, "coarsening"))
-    return emitSilenceableError() << *why;
+  if (std::optional<std::string> why = whyNotRenumberable(kernel, dim, verb))
+    return op.emitSilenceableError() << *why;
   if (kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName))
-    return emitSilenceableError()
-           << "@" << name << " has a schedule; coarsen before scheduling";
+    return op.emitSilenceableError() << "@" << name << " has a schedule; "
+                                     << imperative << " before scheduling";
   bool hasShared = false;
   kernel.walk([&](tile::AllocSharedOp) { hasShared = true; });
   if (hasShared)
-    return emitSilenceableError()
-           << "@" << name << " uses shared memory; coarsen the plain kernel";
+    return op.emitSilenceableError() << "@" << name << " uses shared memory; "
+                                     << imperative << " the plain kernel";
   auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
       tile::TileDialect::kLaunchAttrName);
   auto extent = launch && static_cast<int64_t>(launch.getGrid().size()) > dim
@@ -718,20 +723,42 @@ DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
           ? llvm::dyn_cast<AffineConstantExpr>(extent.getRHS())
           : AffineConstantExpr(nullptr);
   if (!blockSize)
-    return emitSilenceableError()
+    return op.emitSilenceableError()
            << "@" << name << ": the launch's grid extent for dimension " << dim
            << " must be `size ceildiv constant`";
+  extentOut = {launch, extent.getLHS(), blockSize.getValue()};
+  return DiagnosedSilenceableFailure::success();
+}
 
+/// Program i along `dim` becomes part of program i floordiv `factor`: the
+/// program map and the launch's grid extent follow.
+static void mergePrograms(tile::KernelOp kernel, int64_t dim, int64_t factor,
+                          const GridExtent &extent) {
   MLIRContext *ctx = kernel.getContext();
-  // Program i along dim is now part of program i floordiv factor.
   SmallVector<AffineExpr> ids;
   for (int64_t j = 0, e = kernel.getGridAttr().getInt(); j < e; ++j)
     ids.push_back(j == dim ? getAffineDimExpr(j, ctx).floorDiv(factor)
                            : getAffineDimExpr(j, ctx));
   renumberPrograms(kernel, AffineMap::get(ids.size(), 0, ids, ctx));
-  SmallVector<AffineExpr> grid(launch.getGrid());
-  grid[dim] = extent.getLHS().ceilDiv(blockSize.getValue() * factor);
-  setLaunchGrid(kernel, launch, grid);
+  SmallVector<AffineExpr> grid(extent.launch.getGrid());
+  grid[dim] = extent.size.ceilDiv(extent.block * factor);
+  setLaunchGrid(kernel, extent.launch, grid);
+}
+
+DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
+  if (!kernel)
+    return notAKernel(*this, target);
+  int64_t dim = getDim(), factor = getFactor();
+  GridExtent extent;
+  DiagnosedSilenceableFailure ok =
+      mergeablePrograms(*this, kernel, dim, "coarsening", "coarsen", extent);
+  if (!ok.succeeded())
+    return ok;
+  mergePrograms(kernel, dim, factor, extent);
   Block &body = kernel.getBody().front();
   SmallVector<Operation *> old;
   for (Operation &op : body.without_terminator())
@@ -740,6 +767,324 @@ DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
   ProgramCoarsener(rewriter, dim, factor).rebuild(old);
   for (Operation *op : llvm::reverse(old))
     rewriter.eraseOp(op);
+  return rewritten(kernel, kernel, results);
+}
+
+//===----------------------------------------------------------------------===//
+// RetileOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Which tile dimensions of a kernel grow when the accesses indexed by
+/// `tile.program_id dim` get `factor` times larger tiles: the dimensions of
+/// values that must have one extent (a dot's rows and its result's rows, a
+/// loop's carried value and its yield) are joined in classes; an access's
+/// dimension marks its class growing (indexed by the program id) or fixed,
+/// and so do reduced, contracted and iota dimensions. A class marked both
+/// ways is a conflict.
+class TileGrowth {
+public:
+  explicit TileGrowth(int64_t dim) : dim(dim) {}
+
+  /// Collects the classes of `kernel`; the reason the rewrite does not
+  /// apply, or nothing.
+  std::optional<std::string> collect(tile::KernelOp kernel) {
+    kernel.walk([&](Operation *op) {
+      if (!why.empty())
+        return WalkResult::interrupt();
+      visit(op);
+      return why.empty() ? WalkResult::advance() : WalkResult::interrupt();
+    });
+    if (!why.empty())
+      return why;
+    return std::nullopt;
+  }
+
+  /// The new type of `v`, or nothing where it keeps its type.
+  std::optional<RankedTensorType> grownType(Value v, int64_t factor) {
+    auto type = llvm::dyn_cast<RankedTensorType>(v.getType());
+    if (!type)
+      return std::nullopt;
+    SmallVector<int64_t> shape(type.getShape());
+    bool grows = false;
+    for (unsigned d = 0; d < shape.size(); ++d)
+      if (auto it = ids.find({v, d}); it != ids.end() &&
+                                      mark[find(it->second)] == Grows) {
+        shape[d] *= factor;
+        grows = true;
+      }
+    if (!grows)
+      return std::nullopt;
+    return RankedTensorType::get(shape, type.getElementType());
+  }
+
+private:
+  enum Mark : int8_t { Free = 0, Grows = 1, Fixed = -1 };
+
+  unsigned node(Value v, unsigned d) {
+    auto [it, inserted] = ids.try_emplace({v, d}, parent.size());
+    if (inserted) {
+      parent.push_back(parent.size());
+      mark.push_back(Free);
+      origin.push_back("");
+    }
+    return it->second;
+  }
+  unsigned find(unsigned n) {
+    while (parent[n] != n)
+      n = parent[n] = parent[parent[n]];
+    return n;
+  }
+  void conflict(const std::string &a, const std::string &b) {
+    if (why.empty())
+      why = "a tile dimension would both grow (" + a + ") and keep its "
+            "extent (" + b + ")";
+  }
+  /// Marks dimension d of v; `what` says why, for the conflict message.
+  void set(Value v, unsigned d, Mark m, const std::string &what) {
+    unsigned n = find(node(v, d));
+    if (mark[n] == Free) {
+      mark[n] = m;
+      origin[n] = what;
+    } else if (mark[n] != m) {
+      m == Grows ? conflict(what, origin[n]) : conflict(origin[n], what);
+    }
+  }
+  void join(Value a, unsigned da, Value b, unsigned db) {
+    unsigned x = find(node(a, da)), y = find(node(b, db));
+    if (x == y)
+      return;
+    if (mark[x] != Free && mark[y] != Free && mark[x] != mark[y])
+      return mark[x] == Grows ? conflict(origin[x], origin[y])
+                              : conflict(origin[y], origin[x]);
+    if (mark[x] == Free) {
+      mark[x] = mark[y];
+      origin[x] = origin[y];
+    }
+    parent[y] = x;
+  }
+  /// Joins every dimension of two tiles of one shape.
+  void joinAll(Value a, Value b) {
+    auto type = llvm::cast<RankedTensorType>(a.getType());
+    for (unsigned d = 0; d < type.getRank(); ++d)
+      join(a, d, b, d);
+  }
+  static bool isTile(Value v) { return llvm::isa<RankedTensorType>(v.getType()); }
+
+  bool isProgramId(Value v) {
+    auto pid = v.getDefiningOp<tile::ProgramIdOp>();
+    return pid && static_cast<int64_t>(pid.getDim()) == dim;
+  }
+
+  /// A tile access: each tile dimension grows where its block index is the
+  /// program id, and keeps its extent elsewhere.
+  void access(Operation *op, Value tile, Value memref, ValueRange indices) {
+    int64_t rank = llvm::cast<MemRefType>(memref.getType()).getRank();
+    int64_t tileRank = llvm::cast<RankedTensorType>(tile.getType()).getRank();
+    for (int64_t t = 0; t < tileRank; ++t)
+      set(tile, t, isProgramId(indices[rank - tileRank + t]) ? Grows : Fixed,
+          "'" + op->getName().getStringRef().str() + "' at " + verify::lineOf(op));
+  }
+
+  void visit(Operation *op) {
+    std::string here = "'" + op->getName().getStringRef().str() + "' at " +
+                       verify::lineOf(op);
+    // Uses of the program id: block indices of tile accesses only.
+    if (auto pid = llvm::dyn_cast<tile::ProgramIdOp>(op)) {
+      if (static_cast<int64_t>(pid.getDim()) != dim)
+        return;
+      for (OpOperand &use : pid->getUses()) {
+        Operation *user = use.getOwner();
+        ValueRange indices, offsets;
+        int64_t lead = 0;
+        if (auto load = llvm::dyn_cast<tile::LoadOp>(user)) {
+          indices = load.getIndices();
+          offsets = load.getOffsets();
+          lead = load.getSource().getType().getRank() -
+                 load.getType().getRank();
+        } else if (auto store = llvm::dyn_cast<tile::StoreOp>(user)) {
+          indices = store.getIndices();
+          offsets = store.getOffsets();
+          lead = store.getDest().getType().getRank() -
+                 store.getValue().getType().getRank();
+        }
+        auto at = llvm::find(indices, pid.getResult());
+        bool usable = at != indices.end() && offsets.empty() &&
+                      at - indices.begin() >= lead &&
+                      llvm::count(indices, pid.getResult()) == 1;
+        if (!usable) {
+          why = "tile.program_id " + std::to_string(dim) + " is used by '" +
+                user->getName().getStringRef().str() + "' at " +
+                verify::lineOf(user) +
+                "; retile follows it as a block index of a tile access "
+                "(without offsets, along a dimension the tile spans)";
+          return;
+        }
+      }
+      return;
+    }
+    if (auto load = llvm::dyn_cast<tile::LoadOp>(op))
+      return access(op, load.getResult(), load.getSource(), load.getIndices());
+    if (auto store = llvm::dyn_cast<tile::StoreOp>(op))
+      return access(op, store.getValue(), store.getDest(), store.getIndices());
+    if (auto dot = llvm::dyn_cast<tile::DotOp>(op)) {
+      join(dot.getLhs(), 0, dot.getResult(), 0);
+      join(dot.getRhs(), 1, dot.getResult(), 1);
+      joinAll(dot.getAcc(), dot.getResult());
+      join(dot.getLhs(), 1, dot.getRhs(), 0);
+      set(dot.getLhs(), 1, Fixed, "the dimension " + here + " contracts");
+      return;
+    }
+    if (auto red = llvm::dyn_cast<tile::ReduceOp>(op)) {
+      int64_t axis = red.getAxis();
+      for (int64_t d = 0, r = 0; d < red.getInput().getType().getRank(); ++d)
+        if (d != axis)
+          join(red.getInput(), d, red.getResult(), r++);
+      set(red.getInput(), axis, Fixed, "the dimension " + here + " reduces");
+      return;
+    }
+    if (auto b = llvm::dyn_cast<tile::BroadcastOp>(op)) {
+      auto rank = llvm::cast<RankedTensorType>(b.getType()).getRank();
+      for (int64_t d = 0, i = 0; d < rank; ++d)
+        if (!llvm::is_contained(b.getDims(), d))
+          join(b.getInput(), i++, b.getResult(), d);
+      return;
+    }
+    if (auto t = llvm::dyn_cast<tile::TransposeOp>(op)) {
+      for (auto [d, pd] : llvm::enumerate(t.getPerm()))
+        join(t.getResult(), d, t.getInput(), pd);
+      return;
+    }
+    if (auto iota = llvm::dyn_cast<tile::IotaOp>(op)) {
+      set(iota.getResult(), iota.getDim(), Fixed,
+          "the coordinates " + here + " counts");
+      return;
+    }
+    if (auto loop = llvm::dyn_cast<scf::ForOp>(op)) {
+      Operation *yield = loop.getBody()->getTerminator();
+      for (auto [i, init] : llvm::enumerate(loop.getInitArgs()))
+        if (isTile(init)) {
+          joinAll(init, loop.getRegionIterArgs()[i]);
+          joinAll(init, yield->getOperand(i));
+          joinAll(init, loop.getResult(i));
+        }
+      return;
+    }
+    if (auto branch = llvm::dyn_cast<scf::IfOp>(op)) {
+      for (auto [i, result] : llvm::enumerate(branch.getResults()))
+        if (isTile(result))
+          for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()})
+            if (!region->empty())
+              joinAll(result, region->front().getTerminator()->getOperand(i));
+      return;
+    }
+    if (llvm::isa<scf::YieldOp, arith::ConstantOp, tensor::SplatOp>(op))
+      return;
+    if (auto attach = llvm::dyn_cast<tag::AttachOp>(op)) {
+      if (isTile(attach.getValue()))
+        joinAll(attach.getValue(), attach->getResult(0));
+      return;
+    }
+    bool touchesTiles = llvm::any_of(op->getOperands(), isTile) ||
+                        llvm::any_of(op->getResults(), isTile);
+    if (!touchesTiles)
+      return;
+    // Elementwise: every tile operand and result has one shape.
+    if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
+        isTile(op->getResult(0))) {
+      auto shape =
+          llvm::cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+      if (llvm::all_of(op->getOperands(), [&](Value o) {
+            return isTile(o) &&
+                   llvm::cast<RankedTensorType>(o.getType()).getShape() ==
+                       shape;
+          })) {
+        for (Value o : op->getOperands())
+          joinAll(o, op->getResult(0));
+        return;
+      }
+    }
+    why = "retile does not follow " + here + ", which computes on tiles";
+  }
+
+  int64_t dim;
+  llvm::DenseMap<std::pair<Value, unsigned>, unsigned> ids;
+  std::vector<unsigned> parent;
+  std::vector<Mark> mark;
+  std::vector<std::string> origin;
+  std::string why;
+};
+} // namespace
+
+DiagnosedSilenceableFailure tiletag::RetileOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
+  if (!kernel)
+    return notAKernel(*this, target);
+  int64_t dim = getDim(), factor = getFactor();
+  StringRef name = kernel.getSymName();
+  GridExtent extent;
+  DiagnosedSilenceableFailure ok =
+      mergeablePrograms(*this, kernel, dim, "retiling", "retile", extent);
+  if (!ok.succeeded())
+    return ok;
+  TileGrowth growth(dim);
+  if (std::optional<std::string> why = growth.collect(kernel))
+    return emitSilenceableError() << "cannot retile @" << name << ": " << *why;
+
+  // The new types, all checked before anything changes.
+  constexpr int64_t kMaxExtent = 256;
+  SmallVector<std::pair<Value, RankedTensorType>> retyped;
+  std::string refusal;
+  auto consider = [&](Value v) {
+    std::optional<RankedTensorType> type = growth.grownType(v, factor);
+    if (!type || !refusal.empty())
+      return;
+    if (llvm::any_of(type->getShape(),
+                     [&](int64_t e) { return e > kMaxExtent; })) {
+      std::string typeText;
+      llvm::raw_string_ostream(typeText) << *type;
+      refusal = "a tile of @" + name.str() + " would be " + typeText +
+                ", more than " +
+                std::to_string(kMaxExtent) +
+                " elements along a dimension (the largest TMA box and "
+                "wgmma tile)";
+      return;
+    }
+    if (auto c = v.getDefiningOp<arith::ConstantOp>();
+        c && !llvm::isa<SplatElementsAttr>(c.getValue())) {
+      refusal = "the constant at " + verify::lineOf(c) + " would grow, and is not a splat";
+      return;
+    }
+    retyped.push_back({v, *type});
+  };
+  kernel.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          consider(arg);
+    for (Value result : op->getResults())
+      consider(result);
+  });
+  if (!refusal.empty())
+    return emitSilenceableError() << "cannot retile @" << name << ": "
+                                  << refusal;
+
+  mergePrograms(kernel, dim, factor, extent);
+  for (auto [v, type] : retyped) {
+    Operation *owner = v.getDefiningOp();
+    if (!owner)
+      owner = llvm::cast<BlockArgument>(v).getOwner()->getParentOp();
+    rewriter.modifyOpInPlace(owner, [&] { v.setType(type); });
+    if (auto c = v.getDefiningOp<arith::ConstantOp>())
+      rewriter.modifyOpInPlace(c, [&] {
+        c.setValueAttr(SplatElementsAttr::get(
+            type, llvm::cast<SplatElementsAttr>(c.getValue())
+                      .getSplatValue<Attribute>()));
+      });
+  }
   return rewritten(kernel, kernel, results);
 }
 

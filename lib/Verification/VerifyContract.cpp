@@ -63,6 +63,15 @@ struct Block {
   std::optional<z3::expr> inRange;
 };
 
+/// The part of a kernel tile that stands for a reference tile of another
+/// shape (a retiled kernel's tile holds several of the reference's): per
+/// tile dimension, the first element (`offsets`, in the kernel's tile) and
+/// the extent (`shape`, the reference tile's).
+struct Window {
+  std::vector<z3::expr> offsets;
+  std::vector<int64_t> shape;
+};
+
 /// What a tile of data was loaded from: a global block, the tile type and
 /// the padding of out-of-range elements. `when` says for which writes (of a
 /// shared slot the data went through) this holds.
@@ -75,11 +84,13 @@ struct Source {
 };
 
 /// Two loops whose results are matched: the n-th iterations correspond.
+/// Each kernel iter_arg stands for one reference iter_arg, seen through one
+/// window (see Scope::window).
 struct FoldPair {
   scf::ForOp k, r;
   z3::expr bodyHyp;
-  std::map<unsigned, unsigned> args; // kernel iter_arg -> reference iter_arg
-  std::vector<std::pair<unsigned, unsigned>> pending;
+  std::map<unsigned, std::pair<unsigned, unsigned>> args;
+  std::vector<std::tuple<unsigned, unsigned, unsigned>> pending;
   unsigned id;
   bool frozen = false; // a combine-add fold: its accumulator is not matched
 };
@@ -122,27 +133,36 @@ private:
   // Blocks and stores
   //===--------------------------------------------------------------------===//
 
+  /// The block of a tile access, or with a window, of the window's part of
+  /// the tile: `window.offsets[t]` onward along tile dimension t, `shape[t]`
+  /// elements.
   Block blockOf(Side s, Value memref, ArrayRef<int64_t> tileShape,
-                ValueRange indices, ValueRange offsets, ValueRange bounds) {
+                ValueRange indices, ValueRange offsets, ValueRange bounds,
+                const Window *window = nullptr) {
     auto type = llvm::cast<MemRefType>(memref.getType());
     SmallVector<int64_t> shape = tile::blockShape(tileShape, type.getRank());
+    int64_t lead = type.getRank() - static_cast<int64_t>(tileShape.size());
     Block b{memref, {}, {}, std::nullopt};
     for (int64_t d = 0; d < type.getRank(); ++d) {
-      z3::expr size = ctx.int_val(shape[d]);
-      z3::expr origin = s.model.term(indices[d], s.inst) * size;
+      z3::expr origin = s.model.term(indices[d], s.inst) * ctx.int_val(shape[d]);
       if (!offsets.empty())
         origin = origin + s.model.term(offsets[d], s.inst);
+      int64_t size = shape[d];
+      if (window && d >= lead) {
+        origin = origin + window->offsets[d - lead];
+        size = window->shape[d - lead];
+      }
       z3::expr bound = bounds.empty() ? s.model.dimension(memref, d)
                                       : s.model.term(bounds[d], s.inst);
       b.origin.push_back(origin);
-      b.end.push_back(z3::min(origin + size, bound));
+      b.end.push_back(z3::min(origin + ctx.int_val(size), bound));
     }
     return b;
   }
 
-  Block storeBlock(Side s, tile::StoreOp st) {
+  Block storeBlock(Side s, tile::StoreOp st, const Window *window = nullptr) {
     Block b = blockOf(s, st.getDest(), st.getValue().getType().getShape(),
-                      st.getIndices(), st.getOffsets(), st.getBounds());
+                      st.getIndices(), st.getOffsets(), st.getBounds(), window);
     if (st == slicedStore) {
       b.inRange = b.origin[0] < b.end[0] && b.end[0] > 0;
       b.origin.erase(b.origin.begin());
@@ -173,10 +193,74 @@ private:
   }
 
   /// Two stores (of the kernel side and the reference) of the same output
-  /// and tile type: the pairs the checks compare.
-  static bool sameOutput(tile::StoreOp a, tile::StoreOp b) {
-    return operandName(a.getDest()) == operandName(b.getDest()) &&
-           a.getValue().getType() == b.getValue().getType();
+  /// and tile type, or where windows are followed, of a kernel tile that is
+  /// a whole number of reference tiles: the pairs the checks compare.
+  bool sameOutput(tile::StoreOp a, tile::StoreOp b) {
+    if (operandName(a.getDest()) != operandName(b.getDest()))
+      return false;
+    Type ka = a.getValue().getType(), rb = b.getValue().getType();
+    return ka == rb || (followWindows && tileFactors(ka, rb));
+  }
+
+  /// Per dimension, how many tiles of type `r` a tile of type `k` holds:
+  /// the same rank and element type, each extent a whole multiple.
+  static std::optional<SmallVector<int64_t>> tileFactors(Type k, Type r) {
+    auto kt = llvm::dyn_cast<RankedTensorType>(k);
+    auto rt = llvm::dyn_cast<RankedTensorType>(r);
+    if (!kt || !rt || kt.getElementType() != rt.getElementType() ||
+        kt.getRank() != rt.getRank())
+      return std::nullopt;
+    SmallVector<int64_t> factors;
+    for (auto [a, b] : llvm::zip(kt.getShape(), rt.getShape())) {
+      if (b <= 0 || a % b != 0)
+        return std::nullopt;
+      factors.push_back(a / b);
+    }
+    return factors;
+  }
+
+  /// The windows of kernel store `k` that reference store `r`'s tiles are:
+  /// along each tile dimension, window w_t * r's extent, w_t a fresh
+  /// variable in [0, factor). Constrains the variables in `range`.
+  /// The window of kernel store `k`, at block `kb`, whose elements start
+  /// where reference block `rb` starts: it must start inside the tile, at a
+  /// whole multiple of r's tile (constrained in `range`).
+  Window windowAt(tile::StoreOp k, tile::StoreOp r, const Block &kb,
+                  const Block &rb, z3::expr &range) {
+    auto shape = r.getValue().getType().getShape();
+    auto kShape = k.getValue().getType().getShape();
+    size_t lead = kb.origin.size() - shape.size();
+    Window w;
+    w.shape.assign(shape.begin(), shape.end());
+    for (size_t t = 0; t < shape.size(); ++t) {
+      if (kShape[t] == shape[t]) {
+        w.offsets.push_back(ctx.int_val(0));
+        continue;
+      }
+      z3::expr off = rb.origin[lead + t] - kb.origin[lead + t];
+      range = range && off >= 0 && off < ctx.int_val(kShape[t]) &&
+              z3::mod(off, ctx.int_val(shape[t])) == 0;
+      w.offsets.push_back(off);
+    }
+    return w;
+  }
+
+  Window storeWindow(tile::StoreOp k, tile::StoreOp r, z3::expr &range) {
+    auto shape = r.getValue().getType().getShape();
+    SmallVector<int64_t> factors =
+        *tileFactors(k.getValue().getType(), r.getValue().getType());
+    Window w;
+    w.shape.assign(shape.begin(), shape.end());
+    for (auto [f, extent] : llvm::zip(factors, shape)) {
+      if (f == 1) {
+        w.offsets.push_back(ctx.int_val(0));
+        continue;
+      }
+      z3::expr v = ctx.int_const(("win#" + std::to_string(nextScope++)).c_str());
+      range = range && v >= 0 && v < ctx.int_val(f);
+      w.offsets.push_back(v * ctx.int_val(extent));
+    }
+    return w;
   }
 
   /// The name of a kernel operand: operands of a kernel and of its
@@ -264,7 +348,38 @@ private:
     /// Every element of the value is computed from the same element of its
     /// operands, up to the store (where a workspace may be read).
     bool elementwise = false;
+    /// The window of the kernel's value that the reference's value is
+    /// (`windows[window]`); 0: none, the values have one type.
+    unsigned window = 0;
   };
+
+  /// The number of window `w` of a kernel value of type `k` matched with a
+  /// reference value of type `r`: 0 where it is the whole tile of one type;
+  /// equal windows get one number, so that matches through them are shared.
+  unsigned windowOf(const Window &w, Type k, Type r) {
+    if (k == r && llvm::all_of(w.offsets, [](const z3::expr &o) {
+          return o.is_numeral() && o.get_numeral_int64() == 0;
+        }))
+      return 0;
+    std::string key;
+    for (const z3::expr &o : w.offsets)
+      key += o.to_string() + ";";
+    for (int64_t e : w.shape)
+      key += std::to_string(e) + ",";
+    auto [it, inserted] = windowIds.try_emplace(key, windows.size());
+    if (inserted)
+      windows.push_back(w);
+    return it->second;
+  }
+
+  /// Scope `s` for an operand of the kernel's type `k` and the reference's
+  /// `r`, seen through `w` (none: the whole tile).
+  Scope operandScope(const Scope &s, std::optional<Window> w, Type k, Type r) {
+    Scope o = s;
+    o.elementwise = false;
+    o.window = w ? windowOf(*w, k, r) : 0;
+    return o;
+  }
 
   /// The side of a kernel op: the chain's second kernel, or this kernel.
   Side kernelSide(Operation *op) {
@@ -357,10 +472,11 @@ private:
     k = skip(k);
     r = skip(r);
     auto key = std::make_tuple(k.getAsOpaquePointer(), r.getAsOpaquePointer(),
-                               s.id, s.elementwise);
+                               s.id, s.elementwise, s.window);
     if (matched.count(key))
       return true;
-    if (k.getType() != r.getType())
+    if (s.window ? !tileFactors(k.getType(), r.getType())
+                 : k.getType() != r.getType())
       return mismatch(k, r,
                       "the kernel has a value of type " +
                           typeString(k.getType()) +
@@ -425,7 +541,7 @@ private:
         unsigned p = kArg.getArgNumber() - 1, q = rArg.getArgNumber() - 1;
         auto it = f->args.find(p);
         if (it != f->args.end()) {
-          if (it->second == q)
+          if (it->second == std::make_pair(q, s.window))
             return true;
           return mismatch(k, r,
                           "the kernel's loop-carried value " +
@@ -435,8 +551,8 @@ private:
         if (f->frozen)
           return mismatch(k, r,
                           "a combine-add fold may carry its accumulator only");
-        f->args[p] = q;
-        f->pending.push_back({p, q});
+        f->args[p] = {q, s.window};
+        f->pending.push_back({p, q, s.window});
         return true;
       }
       return mismatch(k, r,
@@ -459,7 +575,9 @@ private:
     if (auto load = llvm::dyn_cast<tile::LoadOp>(kDef))
       if (auto it = workspaceStores.find(operandName(load.getSource()));
           it != workspaceStores.end())
-        return matchWorkspace(load, it->second, r, s);
+        return s.window ? mismatch(k, r, "a workspace is read into a tile of "
+                                         "another shape than the output's")
+                        : matchWorkspace(load, it->second, r, s);
     if (llvm::isa<tile::LoadOp, tile::ReadOp>(kDef) ||
         llvm::isa<tile::LoadOp, tile::ReadOp>(rDef)) {
       if (!llvm::isa<tile::LoadOp, tile::ReadOp>(kDef) ||
@@ -483,6 +601,8 @@ private:
             llvm::cast<OpResult>(r).getResultNumber() ||
         kDef->getNumOperands() != rDef->getNumOperands())
       return mismatch(k, r, "the operations differ in their operands");
+    if (s.window)
+      return matchWindowed(kDef, rDef, s);
     if (!sameAttributes(kDef, rDef))
       return mismatch(k, r,
                       "the kernel's " + describeOp(k) +
@@ -496,6 +616,110 @@ private:
         });
     for (auto [ko, ro] : llvm::zip(kDef->getOperands(), rDef->getOperands()))
       if (!match(ko, ro, operands))
+        return false;
+    return true;
+  }
+
+  /// The same operation, the kernel's result seen through window
+  /// `s.window`: each operand through the window of it that the result's
+  /// window reads (a dot's rows of the left and columns of the right
+  /// operand, a reduction's whole axis). Only ops whose result elements are
+  /// each computed from operand elements at known places are followed.
+  bool matchWindowed(Operation *kDef, Operation *rDef, Scope &s) {
+    Value k = kDef->getResult(0), r = rDef->getResult(0);
+    const Window w = windows[s.window];
+    auto types = [&](unsigned i) {
+      return std::make_pair(kDef->getOperand(i).getType(),
+                            rDef->getOperand(i).getType());
+    };
+    auto shapeOf = [](Value v) {
+      return llvm::cast<RankedTensorType>(v.getType()).getShape();
+    };
+    // Operand i through window `ow`, or whole (nothing).
+    auto operand = [&](unsigned i, std::optional<Window> ow) {
+      auto [kt, rt] = types(i);
+      Scope os = operandScope(s, ow, kt, rt);
+      if (os.window == 0 && kt != rt)
+        return mismatch(kDef->getOperand(i), rDef->getOperand(i),
+                        "the kernel's operand has another shape than the "
+                        "reference's");
+      return match(kDef->getOperand(i), rDef->getOperand(i), os);
+    };
+    auto sameExtent = [&](unsigned i, int64_t d) {
+      return shapeOf(kDef->getOperand(i))[d] == shapeOf(rDef->getOperand(i))[d]
+                 ? true
+                 : mismatch(k, r,
+                            "the kernel's " + describeOp(k) + " spans " +
+                                Twine(shapeOf(kDef->getOperand(i))[d]).str() +
+                                " elements of operand " + Twine(i).str() +
+                                " along dimension " + Twine(d).str() +
+                                " where the reference's spans " +
+                                Twine(shapeOf(rDef->getOperand(i))[d]).str());
+    };
+    auto zero = [&] { return ctx.int_val(0); };
+    if (auto kc = llvm::dyn_cast<arith::ConstantOp>(kDef)) {
+      auto a = llvm::dyn_cast<SplatElementsAttr>(kc.getValue());
+      auto b = llvm::dyn_cast<SplatElementsAttr>(
+          llvm::cast<arith::ConstantOp>(rDef).getValue());
+      if (a && b && a.getSplatValue<Attribute>() == b.getSplatValue<Attribute>())
+        return true;
+      return mismatch(k, r, "the constants differ (or are not splats)");
+    }
+    if (!sameAttributes(kDef, rDef))
+      return mismatch(k, r,
+                      "the kernel's " + describeOp(k) +
+                          " has other attributes than the reference's " +
+                          describeOp(r));
+    if (llvm::isa<tensor::SplatOp>(kDef))
+      return operand(0, std::nullopt);
+    if (auto dot = llvm::dyn_cast<tile::DotOp>(kDef)) {
+      Window lhs{{w.offsets[0], zero()},
+                 {w.shape[0], shapeOf(rDef->getOperand(0))[1]}};
+      Window rhs{{zero(), w.offsets[1]},
+                 {shapeOf(rDef->getOperand(1))[0], w.shape[1]}};
+      return sameExtent(0, 1) && operand(0, lhs) && operand(1, rhs) &&
+             operand(2, w);
+    }
+    if (auto red = llvm::dyn_cast<tile::ReduceOp>(kDef)) {
+      int64_t axis = red.getAxis();
+      Window in = w;
+      in.offsets.insert(in.offsets.begin() + axis, zero());
+      in.shape.insert(in.shape.begin() + axis, shapeOf(rDef->getOperand(0))[axis]);
+      return sameExtent(0, axis) && operand(0, in);
+    }
+    if (auto b = llvm::dyn_cast<tile::BroadcastOp>(kDef)) {
+      Window in;
+      for (size_t d = 0; d < w.offsets.size(); ++d)
+        if (!llvm::is_contained(b.getDims(), static_cast<int64_t>(d))) {
+          in.offsets.push_back(w.offsets[d]);
+          in.shape.push_back(w.shape[d]);
+        }
+      return operand(0, in);
+    }
+    if (auto t = llvm::dyn_cast<tile::TransposeOp>(kDef)) {
+      Window in{std::vector<z3::expr>(w.offsets.size(), zero()),
+                std::vector<int64_t>(w.shape.size(), 0)};
+      for (auto [d, pd] : llvm::enumerate(t.getPerm())) {
+        in.offsets[pd] = w.offsets[d];
+        in.shape[pd] = w.shape[d];
+      }
+      return operand(0, in);
+    }
+    bool elementwise =
+        kDef->hasTrait<OpTrait::Elementwise>() &&
+        llvm::all_of(kDef->getOperands(), [&](Value o) {
+          auto t = llvm::dyn_cast<RankedTensorType>(o.getType());
+          return t && t.getShape() == shapeOf(k);
+        });
+    if (!elementwise)
+      return mismatch(k, r,
+                      "the contract checker relates tiles of different "
+                      "shapes through elementwise operations, tile.dot, "
+                      "tile.reduce, tile.broadcast, tile.transpose, splats "
+                      "and loads; not through " +
+                          describeOp(k));
+    for (unsigned i = 0; i < kDef->getNumOperands(); ++i)
+      if (!operand(i, w))
         return false;
     return true;
   }
@@ -545,18 +769,20 @@ private:
     }
     auto found = f->args.find(p);
     if (found != f->args.end())
-      return found->second == q ||
+      return found->second == std::make_pair(q, s.window) ||
              mismatch(kLoop->getResult(p), rLoop->getResult(q),
                       "the kernel's loop result stands for two of the "
                       "reference's");
-    f->args[p] = q;
-    f->pending.push_back({p, q});
+    f->args[p] = {q, s.window};
+    f->pending.push_back({p, q, s.window});
     Scope body{f->bodyHyp, s.folds, f->id};
     body.folds.push_back(f);
     while (!f->pending.empty()) {
-      auto [kp, rq] = f->pending.back();
+      auto [kp, rq, window] = f->pending.back();
       f->pending.pop_back();
-      if (!match(kLoop.getInitArgs()[kp], rLoop.getInitArgs()[rq], s))
+      Scope init = s;
+      init.window = body.window = window;
+      if (!match(kLoop.getInitArgs()[kp], rLoop.getInitArgs()[rq], init))
         return false;
       Operation *ky = kLoop.getBody()->getTerminator();
       Operation *ry = rLoop.getBody()->getTerminator();
@@ -576,12 +802,14 @@ private:
   /// The global blocks a loaded tile comes from: a tile.load's block, or for
   /// a tile.read, the block of each tile.copy that may have filled the slot
   /// last.
-  std::optional<std::vector<Source>> sources(Value v, Side s) {
+  /// With a window, the part of the block the window reads.
+  std::optional<std::vector<Source>> sources(Value v, Side s,
+                                             const Window *window = nullptr) {
     Operation *def = v.getDefiningOp();
     if (auto load = llvm::dyn_cast<tile::LoadOp>(def)) {
       Block b = blockOf(s, load.getSource(), load.getType().getShape(),
                         load.getIndices(), load.getOffsets(),
-                        load.getBounds());
+                        load.getBounds(), window);
       return std::vector<Source>{{load, b, load.getType(),
                                   load.getPaddingAttr(), ctx.bool_val(true)}};
     }
@@ -599,7 +827,7 @@ private:
                                         read.getIndices(), s.inst);
       Block b = blockOf({s.model, *iw}, copy.getSource(),
                         read.getType().getShape(), copy.getSourceIndices(),
-                        copy.getOffsets(), copy.getBounds());
+                        copy.getOffsets(), copy.getBounds(), window);
       out.push_back({copy, b, read.getType(), copy.getPaddingAttr(), last});
       ownedInstances.push_back(std::move(iw));
     }
@@ -607,7 +835,9 @@ private:
   }
 
   bool matchLoads(Value k, Value r, Scope &s) {
-    auto ks = sources(k, kernelSide(opOf(k))), rs = sources(r, {rm, ri});
+    const Window *window = s.window ? &windows[s.window] : nullptr;
+    auto ks = sources(k, kernelSide(opOf(k)), window),
+         rs = sources(r, {rm, ri});
     if (!ks || !rs)
       return mismatch(k, r,
                       "the contract checker follows shared slots that "
@@ -620,7 +850,11 @@ private:
                               operandName(a.block.memref) + " (" +
                               lineOf(a.op) + ") where the reference reads " +
                               operandName(b.block.memref));
-        if (a.tileType != b.tileType || a.padding != b.padding)
+        Type seen = window ? RankedTensorType::get(
+                                 window->shape,
+                                 getElementTypeOrSelf(a.tileType))
+                           : a.tileType;
+        if (seen != b.tileType || a.padding != b.padding)
           return mismatch(k, r,
                           "the kernel's " + describeOp(k) +
                               " has another tile type or padding than the "
@@ -642,7 +876,7 @@ private:
   bool matchIntegers(Value k, Value r, Scope &s) {
     std::vector<z3::expr> coords;
     std::vector<int64_t> shape;
-    if (auto t = llvm::dyn_cast<RankedTensorType>(k.getType()))
+    if (auto t = llvm::dyn_cast<RankedTensorType>(r.getType()))
       shape.assign(t.getShape().begin(), t.getShape().end());
     z3::expr inTile = ctx.bool_val(true);
     for (int64_t extent : shape) {
@@ -651,7 +885,12 @@ private:
       inTile = inTile && coords.back() >= 0 && coords.back() < ctx.int_val(extent);
     }
     std::vector<z3::expr> sideClaims;
-    auto kt = element(k, kernelSide(opOf(k)), coords, sideClaims);
+    // The kernel's element at the same place of its window.
+    std::vector<z3::expr> kCoords = coords;
+    if (s.window)
+      for (size_t d = 0; d < kCoords.size(); ++d)
+        kCoords[d] = kCoords[d] + windows[s.window].offsets[d];
+    auto kt = element(k, kernelSide(opOf(k)), kCoords, sideClaims);
     auto rt = element(r, {rm, ri}, coords, sideClaims);
     if (!kt || !rt)
       return mismatch(k, r,
@@ -812,6 +1051,8 @@ private:
     mismatchK = mismatchR = nullptr;
     matched.clear();
     foldPairs.clear();
+    windows.assign(1, Window{});
+    windowIds.clear();
   }
 
   /// All variables of an instance of `store`: program ids, then loops.
@@ -846,7 +1087,14 @@ private:
   Instance ki{"@k", {}, ""}, ri{"@r", {}, ""};
   /// Instances made while matching (writers of slots, split programs).
   std::vector<std::unique_ptr<Instance>> ownedInstances;
-  std::set<std::tuple<const void *, const void *, unsigned, bool>> matched;
+  std::set<std::tuple<const void *, const void *, unsigned, bool, unsigned>>
+      matched;
+  /// Windows of the values being matched (Scope::window); 0 is none.
+  std::vector<Window> windows{Window{}};
+  std::map<std::string, unsigned> windowIds;
+  /// Relate kernel stores of whole multiples of the reference's tiles
+  /// (sameOutput): the plain stores of a kernel with its own contract.
+  bool followWindows = false;
   std::map<std::tuple<Operation *, Operation *, unsigned>,
            std::unique_ptr<FoldPair>>
       foldPairs;
@@ -946,6 +1194,11 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
       z3::expr range = ctx.bool_val(true);
       std::vector<z3::expr> vars = instanceVars(cs, kernel, k, range);
       Block kb = storeBlock(cs, k);
+      if (k.getValue().getType() != r.getValue().getType()) {
+        // A larger kernel tile: the block is one of its windows.
+        Window w = windowAt(k, r, kb, rb, range);
+        kb = storeBlock(cs, k, &w);
+      }
       z3::expr covers = range && km.executes(k, inst) && sameElements(kb, rb);
       missed = missed && km.forAll(vars, !covers);
       if (vars.size() != witnessed ||
@@ -987,14 +1240,33 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
            "the kernel never stores a block of " + name +
                " that the reference's store here stores");
   }
-  // Every block the kernel stores is one the reference stores.
+  // Every block the kernel stores is one the reference stores; of a larger
+  // kernel tile, every window of the reference's tile shape.
   for (tile::StoreOp k : kStores) {
-    Block kb = storeBlock(ks, k);
-    z3::expr extra = km.executes(k, ki) && nonEmpty(kb);
+    std::optional<Type> refTile;
+    for (tile::StoreOp r : rStores)
+      if (sameOutput(k, r) && !refTile)
+        refTile = r.getValue().getType();
+    z3::expr windowRange = ctx.bool_val(true);
+    std::optional<Window> window;
+    if (refTile && *refTile != k.getValue().getType())
+      for (tile::StoreOp r : rStores)
+        if (sameOutput(k, r) && !window)
+          window = storeWindow(k, r, windowRange);
+    Block kb = storeBlock(ks, k, window ? &*window : nullptr);
+    z3::expr extra = windowRange && km.executes(k, ki) && nonEmpty(kb);
     bool any = false;
     for (tile::StoreOp r : rStores) {
       if (!sameOutput(k, r))
         continue;
+      if (r.getValue().getType() != *refTile) {
+        failed = true;
+        mlir::emitError(k.getLoc())
+            << "the reference stores " << operandName(k.getDest())
+            << " with tiles of several types; the contract checker relates a "
+               "kernel store to references of one";
+        return;
+      }
       any = true;
       Instance inst{"@d" + std::to_string(nextScope++), {}, ""};
       Side cs{rm, inst};
@@ -1057,11 +1329,15 @@ bool ContractChecker::proveClaims(Operation *kop, Operation *rop,
 
 void ContractChecker::checkValues(tile::StoreOp k, tile::StoreOp r) {
   Side ks = kernelSide(k), rs{rm, ri};
-  Block kb = storeBlock(ks, k), rb = storeBlock(rs, r);
-  z3::expr hyp = ks.model.executes(k, ks.inst) && rm.executes(r, ri) &&
-                 nonEmpty(kb) && sameElements(kb, rb);
   reset();
+  // A kernel tile of several reference tiles: each window of it.
+  z3::expr windowRange = ctx.bool_val(true);
+  Window w = storeWindow(k, r, windowRange);
+  Block kb = storeBlock(ks, k, &w), rb = storeBlock(rs, r);
+  z3::expr hyp = windowRange && ks.model.executes(k, ks.inst) &&
+                 rm.executes(r, ri) && nonEmpty(kb) && sameElements(kb, rb);
   Scope top{hyp, {}, 0};
+  top.window = windowOf(w, k.getValue().getType(), r.getValue().getType());
   // A launch chain's second kernel may read a workspace into its store.
   top.elementwise = k == followerStore;
   std::string name = operandName(r.getDest());
@@ -1625,12 +1901,17 @@ CheckerResult ContractChecker::run() {
     return runChain(chain[1]);
   }
 
+  followWindows = true;
   checkCoverage(kStores, rStores);
   for (tile::StoreOp k : kStores)
     for (tile::StoreOp r : rStores) {
       if (!sameOutput(k, r))
         continue;
-      if (k.getCombine())
+      if (k.getCombine() && k.getValue().getType() != r.getValue().getType()) {
+        failed = true;
+        k.emitError() << "a combine-add store adds tiles of the reference's "
+                         "type (" << r.getValue().getType() << ")";
+      } else if (k.getCombine())
         checkCombined(k, r);
       else
         checkValues(k, r);

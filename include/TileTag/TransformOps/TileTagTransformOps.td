@@ -163,6 +163,63 @@ def TileTag_CoarsenOp : TileTag_TransformOp<"coarsen", [
   }];
 }
 
+def TileTag_RetileOp : TileTag_TransformOp<"retile", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "multiplies the output tile's extent along a grid dimension";
+  let description = [{
+    Retypes the tiles of a plain kernel: every tile dimension that a tile
+    access indexes with `tile.program_id dim` (an output tile's rows, say,
+    and the rows of the loads that feed them) becomes `factor` times longer,
+    and with it every tile computed from those dimensions: the operands and
+    results of elementwise ops, a `tile.dot`'s rows or columns, the kept
+    dimensions of a `tile.reduce`, broadcasts, transposes, splat constants
+    and the values a loop carries. Block indices keep their values (a tile
+    access's block index counts blocks of the new size), and the launch's
+    grid extent for `dim` (`E ceildiv T`) becomes `E ceildiv (T * factor)`.
+    Unlike `transform.tiletag.coarsen`, which replicates the work of the
+    absorbed programs, each op now works on one larger tile: one 256x128
+    `tile.dot` where there were two 128x128 ones.
+
+    The reduction step stays: a dimension that a `tile.dot` contracts or a
+    `tile.reduce` reduces must keep its extent, and so must the dimension
+    of a `tile.iota` (its values are coordinates in the tile).
+
+    Invariants instantiated: the program map `p floordiv factor` (the
+    kernel's `tag.program_map`). The contract checker relates each
+    reference tile to the window of the larger tile at the same place, and
+    proves that every window holds the reference's value and that the
+    programs store every block of the output once.
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not a
+    `tile.kernel`; it has a schedule or shared memory already; `dim` is not
+    one of its grid dimensions or its launch's extent is not `size ceildiv
+    constant`; it reads `tile.num_programs` of `dim`; `tile.program_id dim`
+    is used other than as a block index of a tile access (arithmetic on it,
+    an access with offsets, a dimension the tile does not span); an op the
+    rewrite does not follow computes a growing tile, a reduced, contracted
+    or iota dimension would grow, or a constant that is not a splat would;
+    or a tile would span more than 256 elements along a dimension (the
+    largest TMA box and wgmma tile). Otherwise the kernel is rewritten in
+    place, its proof stamps dropped, and the result handle points to it.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dim,
+                       ConfinedAttr<I64Attr, [IntMinValue<2>]>:$factor);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target `dim` `(` $dim `)` `factor` `(` $factor `)` attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def TileTag_RasterizeOp : TileTag_TransformOp<"rasterize", [
     FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
     MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
