@@ -1282,7 +1282,11 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
       mlir::emitError(k.getLoc())
           << "the reference stores no " << k.getValue().getType()
           << " tiles to " << name << "; the contract cannot say what this "
-          << "store writes";
+          << "store writes"
+          << (followWindows ? " (a kernel tile is the reference's tile, or "
+                              "holds a whole number of them along each "
+                              "dimension)"
+                            : "");
       continue;
     }
     refute(extra, k, nullptr,

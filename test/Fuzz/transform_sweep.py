@@ -21,6 +21,8 @@ KERNEL_OPS = {
     "coarsen-0x2": "transform.tiletag.coarsen %k dim(0) factor(2)",
     "coarsen-1x3": "transform.tiletag.coarsen %k dim(1) factor(3)",
     "coarsen-2x2": "transform.tiletag.coarsen %k dim(2) factor(2)",
+    "retile-0x2": "transform.tiletag.retile %k dim(0) factor(2)",
+    "retile-1x2": "transform.tiletag.retile %k dim(1) factor(2)",
     "rasterize-0x8": "transform.tiletag.rasterize %k dim(0) group(8)",
     "rasterize-1x4": "transform.tiletag.rasterize %k dim(1) group(4)",
     "skip-empty-blocks": "transform.tiletag.skip_empty_blocks %k",

@@ -723,3 +723,109 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// retile: arithmetic on the program id (a row offset) would keep counting
+// rows of the old tile.
+tile.kernel @offset_rows(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], Y = [N]]>} {
+  %c1 = arith.constant 1 : index
+  %p = tile.program_id 0
+  %q = arith.addi %p, %c1 : index
+  %t = tile.load %X[%q] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error-re @below {{cannot retile @offset_rows: tile.program_id 0 is used by 'arith.addi' at line {{[0-9]+}}; retile follows it as a block index of a tile access (without offsets, along a dimension the tile spans)}}
+    %w = transform.tiletag.retile %k dim(0) factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// retile: the program id indexes the dimension a reduction reduces (each
+// program sums a column block); growing it would change what is summed.
+tile.kernel @column_sums(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 64], shapes = [X = [N, N], Y = [N]]>} {
+  %c0 = arith.constant 0 : index
+  %p = tile.program_id 0
+  %t = tile.load %X[%c0, %p] padding(0.0 : f32) : memref<?x?xf32> -> tensor<16x64xf32>
+  %s = tile.reduce sum %t axis 1 : tensor<16x64xf32> -> tensor<16xf32>
+  tile.store %s, %Y[%c0] : tensor<16xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error-re @below {{cannot retile @column_sums: a tile dimension would both grow ('tile.load' at line {{[0-9]+}}) and keep its extent (the dimension 'tile.reduce' at line {{[0-9]+}} reduces)}}
+    %w = transform.tiletag.retile %k dim(0) factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// retile: a tile past the largest TMA box / wgmma extent.
+tile.kernel @long_rows(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], Y = [N]]>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{cannot retile @long_rows: a tile of @long_rows would be tensor<512xf32>, more than 256 elements along a dimension (the largest TMA box and wgmma tile)}}
+    %w = transform.tiletag.retile %k dim(0) factor(4) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// retile: a constant that is not a splat cannot grow.
+tile.kernel @ramp(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 8], grid = [N ceildiv 4], shapes = [X = [N], Y = [N]]>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<4xf32>
+  %w = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %s = arith.mulf %t, %w : tensor<4xf32>
+  tile.store %s, %Y[%p] : tensor<4xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error-re @below {{cannot retile @ramp: the constant at line {{[0-9]+}} would grow, and is not a splat}}
+    %w = transform.tiletag.retile %k dim(0) factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// retile: a staged kernel (shared memory) is retiled before staging.
+tile.kernel @staged(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], Y = [N]]>} {
+  %c0 = arith.constant 0 : index
+  %p = tile.program_id 0
+  %buf = tile.alloc_shared : memref<1x128xf32, 3>
+  tile.copy %X[%p] -> %buf[%c0] padding(0.0 : f32) : memref<?xf32> -> memref<1x128xf32, 3>
+  %t = tile.read %buf[%c0] : memref<1x128xf32, 3> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@staged uses shared memory; retile the plain kernel}}
+    %w = transform.tiletag.retile %k dim(0) factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
