@@ -19,6 +19,10 @@
 // A `combine add` store adds its fold into memory: the kernel's adds to one
 // block, over all programs, must together sum every step of the reference's
 // fold exactly once.
+// A kernel tile may hold several reference tiles (a retiled kernel): each
+// reference tile is then compared with the window of the kernel's tile at
+// its place, the window followed back through the ops that keep elements
+// at known places (Window, matchWindowed).
 //
 //===----------------------------------------------------------------------===//
 
