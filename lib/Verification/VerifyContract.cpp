@@ -743,6 +743,8 @@ private:
   /// iterations, given equal carried values (induction over n).
   bool matchFold(scf::ForOp kLoop, unsigned p, scf::ForOp rLoop, unsigned q,
                  Scope &s) {
+    if (std::optional<int64_t> f = regroupFactor(kLoop, p, rLoop, q))
+      return matchRegrouped(kLoop, p, rLoop, q, *f, s);
     auto key = std::make_tuple(kLoop.getOperation(), rLoop.getOperation(),
                                s.id);
     FoldPair *f;
@@ -792,6 +794,130 @@ private:
       Operation *ry = rLoop.getBody()->getTerminator();
       if (!match(ky->getOperand(kp), ry->getOperand(rq), body))
         return false;
+    }
+    return true;
+  }
+
+  /// The `tile.dot` that accumulates a loop's carried value `arg`
+  /// (`acc = tile.dot(a, b, acc)`), or null.
+  static tile::DotOp dotStep(scf::ForOp loop, unsigned arg) {
+    Value next = skip(loop.getBody()->getTerminator()->getOperand(arg));
+    auto dot = next.getDefiningOp<tile::DotOp>();
+    return dot && skip(dot.getAcc()) == loop.getRegionIterArgs()[arg]
+               ? dot
+               : tile::DotOp();
+  }
+
+  static int64_t contracted(tile::DotOp dot) {
+    return llvm::cast<RankedTensorType>(dot.getLhs().getType()).getShape()[1];
+  }
+
+  /// How many times the reference's contracted extent the kernel loop's
+  /// accumulating dot contracts per step (a larger reduction step), or
+  /// nothing where it is not a whole multiple above one.
+  static std::optional<int64_t> regroupFactor(scf::ForOp kLoop, unsigned p,
+                                              scf::ForOp rLoop, unsigned q) {
+    tile::DotOp kd = dotStep(kLoop, p), rd = dotStep(rLoop, q);
+    if (!kd || !rd)
+      return std::nullopt;
+    int64_t kk = contracted(kd), rk = contracted(rd);
+    if (kk == rk || rk <= 0 || kk % rk != 0)
+      return std::nullopt;
+    return kk / rk;
+  }
+
+  /// A kernel loop whose dot contracts f times the reference's extent per
+  /// step: its step n adds the products of the reference's steps
+  /// m = f n + j, j < f (window j of its contracted extent), grouped
+  /// otherwise; the sum is the contract's sum of block products, each once,
+  /// from the same start (the freedom `combine add` has too). Proved: equal
+  /// initial values; for m below the reference's trip count, window j's
+  /// operands are the reference's at step m; above it, both windows read
+  /// padding zeros only (a product of zero); and the kernel's steps reach
+  /// every reference step.
+  bool matchRegrouped(scf::ForOp kLoop, unsigned p, scf::ForOp rLoop,
+                      unsigned q, int64_t f, Scope &s) {
+    Value kr = kLoop->getResult(p), rr = rLoop->getResult(q);
+    tile::DotOp kd = dotStep(kLoop, p), rd = dotStep(rLoop, q);
+    if (kLoop.getNumResults() != 1 || rLoop.getNumResults() != 1)
+      return mismatch(kr, rr,
+                      "a loop whose tile.dot contracts " + Twine(f).str() +
+                          " times the reference's extent per step may carry "
+                          "its accumulator only");
+    if (!sameAttributes(kd, rd))
+      return mismatch(kr, rr,
+                      "the kernel's tile.dot has other attributes than the "
+                      "reference's");
+    if (!match(kLoop.getInitArgs()[p], rLoop.getInitArgs()[q], s))
+      return false;
+    unsigned id = nextScope++;
+    z3::expr n = ctx.int_const(("n#" + std::to_string(id)).c_str());
+    z3::expr j = ctx.int_const(("j#" + std::to_string(id)).c_str());
+    z3::expr m = ctx.int_val(f) * n + j;
+    Side ks = kernelSide(kLoop), rs{rm, ri};
+    z3::expr tk = tripCount(ks, kLoop), tr = tripCount(rs, rLoop);
+    claims.push_back({s.hyp, tr <= ctx.int_val(f) * tk,
+                      "the kernel's loop steps cover fewer steps than the "
+                      "reference's loop (" +
+                          lineOf(rLoop) + ") runs",
+                      kLoop, rLoop});
+    z3::expr step =
+        s.hyp && n >= 0 && n < tk && j >= 0 && j < ctx.int_val(f) &&
+        ks.model.inductionVar(kLoop, ks.inst) ==
+            ks.model.term(kLoop.getLowerBound(), ks.inst) +
+                n * ks.model.term(kLoop.getStep(), ks.inst) &&
+        rm.inductionVar(rLoop, ri) ==
+            rm.term(rLoop.getLowerBound(), ri) +
+                m * rm.term(rLoop.getStep(), ri);
+    // The windows of the operands: the rows and columns the result's
+    // window reads, contracted elements [j bk, (j + 1) bk).
+    auto shapeOf = [](Value v) {
+      return llvm::cast<RankedTensorType>(v.getType()).getShape();
+    };
+    const Window outer = windows[s.window];
+    z3::expr rows = s.window ? outer.offsets[0] : ctx.int_val(0);
+    z3::expr cols = s.window ? outer.offsets[1] : ctx.int_val(0);
+    int64_t bk = contracted(rd);
+    z3::expr along = j * ctx.int_val(bk);
+    Window lhs{{rows, along}, {shapeOf(rd.getLhs())[0], bk}};
+    Window rhs{{along, cols}, {bk, shapeOf(rd.getRhs())[1]}};
+    Scope term{step && m < tr, s.folds, id};
+    Scope lhsScope = operandScope(term, lhs, kd.getLhs().getType(),
+                                  rd.getLhs().getType());
+    Scope rhsScope = operandScope(term, rhs, kd.getRhs().getType(),
+                                  rd.getRhs().getType());
+    if (!match(kd.getLhs(), rd.getLhs(), lhsScope) ||
+        !match(kd.getRhs(), rd.getRhs(), rhsScope))
+      return false;
+    // Steps past the reference's last: both windows read zeros only.
+    for (auto [v, w] : {std::make_pair(kd.getLhs(), lhs),
+                        std::make_pair(kd.getRhs(), rhs)}) {
+      Value x = skip(v);
+      Operation *def = x.getDefiningOp();
+      auto srcs = def && llvm::isa<tile::LoadOp, tile::ReadOp>(def)
+                      ? sources(x, ks, &w)
+                      : std::nullopt;
+      if (!srcs)
+        return mismatch(kr, rr,
+                        "the operands of a tile.dot that contracts " +
+                            Twine(f).str() +
+                            " times the reference's extent per step must "
+                            "be tiles loaded (or copied) from global memory, "
+                            "whose zero padding makes the steps past the "
+                            "reference's add nothing");
+      for (const Source &src : *srcs) {
+        auto pad = llvm::dyn_cast_or_null<FloatAttr>(src.padding);
+        if (!pad || !pad.getValue().isZero())
+          return mismatch(kr, rr,
+                          "the operands of a tile.dot that contracts " +
+                              Twine(f).str() +
+                              " times the reference's extent per step are "
+                              "loaded with zero padding");
+        claims.push_back({step && m >= tr && src.when, !nonEmpty(src.block),
+                          "a step past the reference loop's last (" +
+                              lineOf(rLoop) + ") adds loaded data",
+                          src.op, rLoop});
+      }
     }
     return true;
   }
