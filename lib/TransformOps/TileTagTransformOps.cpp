@@ -775,20 +775,28 @@ DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Which tile dimensions of a kernel grow when the accesses indexed by
-/// `tile.program_id dim` get `factor` times larger tiles: the dimensions of
+/// Which tile dimensions of a kernel grow when the accesses indexed by a
+/// block index (`seeds`: the values of `tile.program_id dim`, or a loop's
+/// induction variable) get `factor` times larger tiles: the dimensions of
 /// values that must have one extent (a dot's rows and its result's rows, a
 /// loop's carried value and its yield) are joined in classes; an access's
-/// dimension marks its class growing (indexed by the program id) or fixed,
-/// and so do reduced, contracted and iota dimensions. A class marked both
-/// ways is a conflict.
+/// dimension marks its class growing (indexed by a seed) or fixed, and so
+/// do reduced and iota dimensions, and unless `growContracted`, the
+/// dimensions a dot contracts. A class marked both ways is a conflict.
 class TileGrowth {
 public:
-  explicit TileGrowth(int64_t dim) : dim(dim) {}
+  TileGrowth(SmallVector<Value> seeds, std::string seedName,
+             bool growContracted)
+      : seeds(std::move(seeds)), seedName(std::move(seedName)),
+        growContracted(growContracted) {}
 
   /// Collects the classes of `kernel`; the reason the rewrite does not
   /// apply, or nothing.
   std::optional<std::string> collect(tile::KernelOp kernel) {
+    for (Value seed : seeds)
+      checkUses(seed);
+    if (!why.empty())
+      return why;
     kernel.walk([&](Operation *op) {
       if (!why.empty())
         return WalkResult::interrupt();
@@ -806,16 +814,21 @@ public:
     if (!type)
       return std::nullopt;
     SmallVector<int64_t> shape(type.getShape());
-    bool grows = false;
+    bool anyGrows = false;
     for (unsigned d = 0; d < shape.size(); ++d)
-      if (auto it = ids.find({v, d}); it != ids.end() &&
-                                      mark[find(it->second)] == Grows) {
+      if (this->grows(v, d)) {
         shape[d] *= factor;
-        grows = true;
+        anyGrows = true;
       }
-    if (!grows)
+    if (!anyGrows)
       return std::nullopt;
     return RankedTensorType::get(shape, type.getElementType());
+  }
+
+  /// Whether dimension d of tile `v` grows (once collected).
+  bool grows(Value v, unsigned d) {
+    auto it = ids.find({v, d});
+    return it != ids.end() && mark[find(it->second)] == Grows;
   }
 
 private:
@@ -871,9 +884,39 @@ private:
   }
   static bool isTile(Value v) { return llvm::isa<RankedTensorType>(v.getType()); }
 
-  bool isProgramId(Value v) {
-    auto pid = v.getDefiningOp<tile::ProgramIdOp>();
-    return pid && static_cast<int64_t>(pid.getDim()) == dim;
+  bool isSeed(Value v) { return llvm::is_contained(seeds, v); }
+
+  /// A seed is a block index of tile accesses only: anything else computed
+  /// from it would keep counting blocks of the old size.
+  void checkUses(Value seed) {
+    for (OpOperand &use : seed.getUses()) {
+      Operation *user = use.getOwner();
+      ValueRange indices, offsets;
+      int64_t lead = 0;
+      if (auto load = llvm::dyn_cast<tile::LoadOp>(user)) {
+        indices = load.getIndices();
+        offsets = load.getOffsets();
+        lead = load.getSource().getType().getRank() -
+               load.getType().getRank();
+      } else if (auto store = llvm::dyn_cast<tile::StoreOp>(user)) {
+        indices = store.getIndices();
+        offsets = store.getOffsets();
+        lead = store.getDest().getType().getRank() -
+               store.getValue().getType().getRank();
+      }
+      auto at = llvm::find(indices, seed);
+      bool usable = at != indices.end() && offsets.empty() &&
+                    at - indices.begin() >= lead &&
+                    llvm::count(indices, seed) == 1;
+      if (!usable) {
+        why = seedName + " is used by '" +
+              user->getName().getStringRef().str() + "' at " +
+              verify::lineOf(user) +
+              "; it may only be a block index of a tile access (without "
+              "offsets, along a dimension the tile spans)";
+        return;
+      }
+    }
   }
 
   /// A tile access: each tile dimension grows where its block index is the
@@ -882,47 +925,13 @@ private:
     int64_t rank = llvm::cast<MemRefType>(memref.getType()).getRank();
     int64_t tileRank = llvm::cast<RankedTensorType>(tile.getType()).getRank();
     for (int64_t t = 0; t < tileRank; ++t)
-      set(tile, t, isProgramId(indices[rank - tileRank + t]) ? Grows : Fixed,
+      set(tile, t, isSeed(indices[rank - tileRank + t]) ? Grows : Fixed,
           "'" + op->getName().getStringRef().str() + "' at " + verify::lineOf(op));
   }
 
   void visit(Operation *op) {
     std::string here = "'" + op->getName().getStringRef().str() + "' at " +
                        verify::lineOf(op);
-    // Uses of the program id: block indices of tile accesses only.
-    if (auto pid = llvm::dyn_cast<tile::ProgramIdOp>(op)) {
-      if (static_cast<int64_t>(pid.getDim()) != dim)
-        return;
-      for (OpOperand &use : pid->getUses()) {
-        Operation *user = use.getOwner();
-        ValueRange indices, offsets;
-        int64_t lead = 0;
-        if (auto load = llvm::dyn_cast<tile::LoadOp>(user)) {
-          indices = load.getIndices();
-          offsets = load.getOffsets();
-          lead = load.getSource().getType().getRank() -
-                 load.getType().getRank();
-        } else if (auto store = llvm::dyn_cast<tile::StoreOp>(user)) {
-          indices = store.getIndices();
-          offsets = store.getOffsets();
-          lead = store.getDest().getType().getRank() -
-                 store.getValue().getType().getRank();
-        }
-        auto at = llvm::find(indices, pid.getResult());
-        bool usable = at != indices.end() && offsets.empty() &&
-                      at - indices.begin() >= lead &&
-                      llvm::count(indices, pid.getResult()) == 1;
-        if (!usable) {
-          why = "tile.program_id " + std::to_string(dim) + " is used by '" +
-                user->getName().getStringRef().str() + "' at " +
-                verify::lineOf(user) +
-                "; retile follows it as a block index of a tile access "
-                "(without offsets, along a dimension the tile spans)";
-          return;
-        }
-      }
-      return;
-    }
     if (auto load = llvm::dyn_cast<tile::LoadOp>(op))
       return access(op, load.getResult(), load.getSource(), load.getIndices());
     if (auto store = llvm::dyn_cast<tile::StoreOp>(op))
@@ -932,7 +941,8 @@ private:
       join(dot.getRhs(), 1, dot.getResult(), 1);
       joinAll(dot.getAcc(), dot.getResult());
       join(dot.getLhs(), 1, dot.getRhs(), 0);
-      set(dot.getLhs(), 1, Fixed, "the dimension " + here + " contracts");
+      if (!growContracted)
+        set(dot.getLhs(), 1, Fixed, "the dimension " + here + " contracts");
       return;
     }
     if (auto red = llvm::dyn_cast<tile::ReduceOp>(op)) {
@@ -1007,7 +1017,9 @@ private:
     why = "retile does not follow " + here + ", which computes on tiles";
   }
 
-  int64_t dim;
+  SmallVector<Value> seeds;
+  std::string seedName;
+  bool growContracted;
   llvm::DenseMap<std::pair<Value, unsigned>, unsigned> ids;
   std::vector<unsigned> parent;
   std::vector<Mark> mark;
@@ -1015,6 +1027,69 @@ private:
   std::string why;
 };
 } // namespace
+
+using Retyping = SmallVector<std::pair<Value, RankedTensorType>>;
+
+/// The new types of `kernel`'s values under `growth` by `factor`, all
+/// checked before anything changes; or why the tiles cannot grow.
+static FailureOr<Retyping> planGrowth(tile::KernelOp kernel,
+                                      TileGrowth &growth, int64_t factor,
+                                      std::string &why) {
+  // The largest TMA box and wgmma extent.
+  constexpr int64_t kMaxExtent = 256;
+  Retyping retyped;
+  auto consider = [&](Value v) {
+    std::optional<RankedTensorType> type = growth.grownType(v, factor);
+    if (!type || !why.empty())
+      return;
+    if (llvm::any_of(type->getShape(),
+                     [&](int64_t e) { return e > kMaxExtent; })) {
+      std::string typeText;
+      llvm::raw_string_ostream(typeText) << *type;
+      why = "a tile of @" + kernel.getSymName().str() + " would be " +
+            typeText + ", more than " + std::to_string(kMaxExtent) +
+            " elements along a dimension (the largest TMA box and wgmma "
+            "tile)";
+      return;
+    }
+    if (auto c = v.getDefiningOp<arith::ConstantOp>();
+        c && !llvm::isa<SplatElementsAttr>(c.getValue())) {
+      why = "the constant at " + verify::lineOf(c) +
+            " would grow, and is not a splat";
+      return;
+    }
+    retyped.push_back({v, *type});
+  };
+  kernel.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          consider(arg);
+    for (Value result : op->getResults())
+      consider(result);
+  });
+  if (!why.empty())
+    return failure();
+  return retyped;
+}
+
+/// Gives each value its new type (splat constants their new value).
+static void applyGrowth(RewriterBase &rewriter, const Retyping &retyped) {
+  for (const auto &entry : retyped) {
+    Value v = entry.first;
+    RankedTensorType type = entry.second;
+    Operation *owner = v.getDefiningOp();
+    if (!owner)
+      owner = llvm::cast<BlockArgument>(v).getOwner()->getParentOp();
+    rewriter.modifyOpInPlace(owner, [&] { v.setType(type); });
+    if (auto c = v.getDefiningOp<arith::ConstantOp>())
+      rewriter.modifyOpInPlace(c, [&] {
+        c.setValueAttr(SplatElementsAttr::get(
+            type, llvm::cast<SplatElementsAttr>(c.getValue())
+                      .getSplatValue<Attribute>()));
+      });
+  }
+}
 
 DiagnosedSilenceableFailure tiletag::RetileOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
@@ -1030,62 +1105,89 @@ DiagnosedSilenceableFailure tiletag::RetileOp::applyToOne(
       mergeablePrograms(*this, kernel, dim, "retiling", "retile", extent);
   if (!ok.succeeded())
     return ok;
-  TileGrowth growth(dim);
-  if (std::optional<std::string> why = growth.collect(kernel))
-    return emitSilenceableError() << "cannot retile @" << name << ": " << *why;
-
-  // The new types, all checked before anything changes.
-  constexpr int64_t kMaxExtent = 256;
-  SmallVector<std::pair<Value, RankedTensorType>> retyped;
-  std::string refusal;
-  auto consider = [&](Value v) {
-    std::optional<RankedTensorType> type = growth.grownType(v, factor);
-    if (!type || !refusal.empty())
-      return;
-    if (llvm::any_of(type->getShape(),
-                     [&](int64_t e) { return e > kMaxExtent; })) {
-      std::string typeText;
-      llvm::raw_string_ostream(typeText) << *type;
-      refusal = "a tile of @" + name.str() + " would be " + typeText +
-                ", more than " +
-                std::to_string(kMaxExtent) +
-                " elements along a dimension (the largest TMA box and "
-                "wgmma tile)";
-      return;
-    }
-    if (auto c = v.getDefiningOp<arith::ConstantOp>();
-        c && !llvm::isa<SplatElementsAttr>(c.getValue())) {
-      refusal = "the constant at " + verify::lineOf(c) + " would grow, and is not a splat";
-      return;
-    }
-    retyped.push_back({v, *type});
-  };
-  kernel.walk([&](Operation *op) {
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          consider(arg);
-    for (Value result : op->getResults())
-      consider(result);
+  SmallVector<Value> ids;
+  kernel.walk([&](tile::ProgramIdOp pid) {
+    if (static_cast<int64_t>(pid.getDim()) == dim)
+      ids.push_back(pid.getResult());
   });
-  if (!refusal.empty())
-    return emitSilenceableError() << "cannot retile @" << name << ": "
-                                  << refusal;
-
+  TileGrowth growth(ids, "tile.program_id " + std::to_string(dim),
+                    /*growContracted=*/false);
+  std::string why;
+  if (std::optional<std::string> conflict = growth.collect(kernel))
+    why = *conflict;
+  FailureOr<Retyping> retyped =
+      why.empty() ? planGrowth(kernel, growth, factor, why)
+                  : FailureOr<Retyping>(failure());
+  if (failed(retyped))
+    return emitSilenceableError() << "cannot retile @" << name << ": " << why;
   mergePrograms(kernel, dim, factor, extent);
-  for (auto [v, type] : retyped) {
-    Operation *owner = v.getDefiningOp();
-    if (!owner)
-      owner = llvm::cast<BlockArgument>(v).getOwner()->getParentOp();
-    rewriter.modifyOpInPlace(owner, [&] { v.setType(type); });
-    if (auto c = v.getDefiningOp<arith::ConstantOp>())
-      rewriter.modifyOpInPlace(c, [&] {
-        c.setValueAttr(SplatElementsAttr::get(
-            type, llvm::cast<SplatElementsAttr>(c.getValue())
-                      .getSplatValue<Attribute>()));
-      });
-  }
+  applyGrowth(rewriter, *retyped);
   return rewritten(kernel, kernel, results);
+}
+
+//===----------------------------------------------------------------------===//
+// ReductionStepOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure tiletag::ReductionStepOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto loop = llvm::dyn_cast<scf::ForOp>(target);
+  auto kernel = loop ? loop->getParentOfType<tile::KernelOp>() : nullptr;
+  if (!kernel)
+    return emitSilenceableError()
+           << "expects an scf.for in a tile.kernel, got '"
+           << target->getName() << "'";
+  int64_t factor = getFactor();
+  StringRef name = kernel.getSymName();
+  if (kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName))
+    return emitSilenceableError()
+           << "@" << name << " has a schedule; widen the reduction step "
+           << "before scheduling";
+  bool hasShared = false;
+  kernel.walk([&](tile::AllocSharedOp) { hasShared = true; });
+  if (hasShared)
+    return emitSilenceableError() << "@" << name << " uses shared memory; "
+                                  << "widen the reduction step of the plain "
+                                     "kernel";
+  if (!isConstantIntValue(loop.getLowerBound(), 0) ||
+      !isConstantIntValue(loop.getStep(), 1))
+    return emitSilenceableError()
+           << "the loop must run from 0 in steps of 1 (over block indices)";
+  // The contract checker relates a larger step of a loop that carries the
+  // accumulator of one dot.
+  Value next = loop.getNumRegionIterArgs() == 1
+                   ? loop.getBody()->getTerminator()->getOperand(0)
+                   : Value();
+  auto dot = next ? next.getDefiningOp<tile::DotOp>() : tile::DotOp();
+  if (!dot || dot.getAcc() != loop.getRegionIterArgs()[0])
+    return emitSilenceableError()
+           << "the loop must carry one value, the accumulator of a tile.dot "
+              "(acc = tile.dot(a, b, acc))";
+  TileGrowth growth({loop.getInductionVar()},
+                    "the loop's induction variable", /*growContracted=*/true);
+  std::string why;
+  if (std::optional<std::string> conflict = growth.collect(kernel))
+    why = *conflict;
+  else if (!growth.grows(dot.getLhs(), 1))
+    why = "the loop's induction variable does not index the dimension the "
+          "tile.dot at " + verify::lineOf(dot) + " contracts";
+  FailureOr<Retyping> retyped =
+      why.empty() ? planGrowth(kernel, growth, factor, why)
+                  : FailureOr<Retyping>(failure());
+  if (failed(retyped))
+    return emitSilenceableError()
+           << "cannot widen the reduction step of @" << name << ": " << why;
+  applyGrowth(rewriter, *retyped);
+  // Block indices now count blocks `factor` times longer: the loop runs
+  // ceildiv(T, factor) steps, T its old trip count.
+  rewriter.setInsertionPoint(loop);
+  Value steps = arith::CeilDivUIOp::create(
+      rewriter, loop.getLoc(), loop.getUpperBound(),
+      indexConstant(rewriter, loop.getLoc(), factor));
+  rewriter.modifyOpInPlace(loop, [&] { loop.setUpperBound(steps); });
+  return rewritten(kernel, loop, results);
 }
 
 DiagnosedSilenceableFailure tiletag::RasterizeOp::applyToOne(

@@ -220,6 +220,57 @@ def TileTag_RetileOp : TileTag_TransformOp<"retile", [
   }];
 }
 
+def TileTag_ReductionStepOp : TileTag_TransformOp<"reduction_step", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "multiplies the extent a loop's dot contracts per step";
+  let description = [{
+    Retypes the tiles of a plain kernel's reduction loop (a loop that
+    carries one value, `acc = tile.dot(a, b, acc)`): every tile dimension
+    that a tile access indexes with the loop's induction variable (a GEMM's
+    K columns of A and K rows of B) becomes `factor` times longer, with the
+    tiles computed from it; the loop, which runs over block indices from 0
+    in steps of 1, runs `ceildiv(T, factor)` steps, T its trip count
+    (block indices now count blocks `factor` times longer). A GEMM's K step
+    of 64 becomes 128: half the steps, each dot twice as deep.
+
+    Invariants instantiated: none beyond the new trip count. The contract
+    checker relates step n of the loop to the reference's steps
+    `factor * n + j`, `j < factor` (window j of the contracted extent), and
+    proves that each window's operands are the reference's at that step,
+    that steps past the reference's last read only zero padding, and that
+    the steps reach every step of the reference: the sum of block products
+    the contract states, grouped otherwise (docs/Language.md, "Larger
+    reduction steps").
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not an
+    `scf.for` in a `tile.kernel`; the kernel has a schedule or shared
+    memory already; the loop does not run from 0 in steps of 1, or does not
+    carry exactly one value accumulated by a `tile.dot`; its induction
+    variable is used other than as a block index of a tile access, or does
+    not index the dimension the dot contracts; an op the rewrite does not
+    follow computes a growing tile, a reduced or iota dimension would grow,
+    or a constant that is not a splat would; or a tile would span more than
+    256 elements along a dimension (the largest TMA box and wgmma tile).
+    Otherwise the loop is rewritten in place, the kernel's proof stamps
+    dropped, and the result handle points to the loop.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntMinValue<2>]>:$factor);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target `factor` `(` $factor `)` attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def TileTag_RasterizeOp : TileTag_TransformOp<"rasterize", [
     FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
     MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
