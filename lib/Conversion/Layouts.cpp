@@ -34,6 +34,23 @@ int64_t mlir::tiletag::layout::swizzle128B(int64_t offset) {
   return offset ^ (row << 4);      // XOR into the 16-byte chunk index
 }
 
+std::string mlir::tiletag::layout::wgmmaShapeProblem(int64_t m, int64_t k,
+                                                     int64_t n,
+                                                     int64_t elementBytes) {
+  if (elementBytes != 2)
+    return "wgmma multiplies 16-bit inputs (bf16, f16)";
+  if (m % 64 != 0)
+    return "its " + std::to_string(m) +
+           " rows are no multiple of 64 (one m64 wgmma per 64 rows)";
+  if (k * elementBytes != 128)
+    return "its contracted extent of " + std::to_string(k) +
+           " is not one 128-byte swizzle panel (64 16-bit elements)";
+  if (n % 64 != 0 || n > 256)
+    return "its " + std::to_string(n) +
+           " columns are not a multiple of 64 up to 256";
+  return "";
+}
+
 Coord mlir::tiletag::layout::mfma16x16Element(int64_t lane, int64_t reg) {
   return {4 * (lane / 16) + reg, lane % 16};
 }

@@ -6,6 +6,7 @@
 
 #include "TileTag/TransformOps/TileTagTransformOps.h"
 
+#include "TileTag/Conversion/Layouts.h"
 #include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
 #include "TileTag/Dialect/Tag/IR/TagOps.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
@@ -1712,6 +1713,25 @@ static bool issueDots(RewriterBase &rewriter, ArrayRef<tile::DotOp> dots,
   return inFlight;
 }
 
+/// Why the Hopper lowering could not run one of `dots` on wgmma (its shape
+/// or inputs), as a silenceable failure; success when it can run all.
+static DiagnosedSilenceableFailure
+wgmmaServes(tiletag::AsyncMmaOp self, ArrayRef<tile::DotOp> dots) {
+  for (tile::DotOp dot : dots) {
+    auto lhs = llvm::cast<RankedTensorType>(dot.getLhs().getType());
+    Type et = lhs.getElementType();
+    std::string why = layout::wgmmaShapeProblem(
+        lhs.getDimSize(0), lhs.getDimSize(1),
+        llvm::cast<RankedTensorType>(dot.getType()).getDimSize(1),
+        et.isIntOrFloat() ? et.getIntOrFloatBitWidth() / 8 : 0);
+    if (!why.empty())
+      return self.emitSilenceableError()
+             << "wgmma cannot serve the tile.dot at " << verify::lineOf(dot)
+             << ": " << why;
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
 /// Issues the dots of one consumer role on wgmma (see AsyncMmaOp), or with
 /// `dryRun` only says why it cannot.
 static DiagnosedSilenceableFailure
@@ -1737,6 +1757,9 @@ issueOnWgmma(tiletag::AsyncMmaOp self, RewriterBase &rewriter,
   if (dots.empty())
     return self.emitSilenceableError()
            << "role \"" << consumer.getName() << "\" has no tile.dot";
+  if (DiagnosedSilenceableFailure served = wgmmaServes(self, dots);
+      !served.succeeded())
+    return served;
   int64_t depth = self.getWaitDepth();
   if (depth >= step->stages)
     return self.emitSilenceableError()
@@ -1784,6 +1807,9 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::issuePlainLoop(
   SmallVector<tile::DotOp> dots(loop.getBody()->getOps<tile::DotOp>());
   if (dots.empty())
     return emitSilenceableError() << "the loop has no tile.dot";
+  if (DiagnosedSilenceableFailure served = wgmmaServes(*this, dots);
+      !served.succeeded())
+    return served;
   issueDots(rewriter, dots, loop.getBody()->getTerminator(), 0);
   kernel->setAttr(schedule::ScheduleDialect::kLaunchAttrName,
                   schedule::LaunchAttr::get(kernel->getContext(), 1, {}));

@@ -30,6 +30,7 @@ KERNEL_OPS = {
 }
 LOOP_OPS = {
     "async-mma-plain": ["transform.tiletag.async_mma %l wait_depth(0)"],
+    "reduction-step": ["transform.tiletag.reduction_step %l factor(2)"],
     "pipeline": ["transform.tiletag.stage_loads %l stages(3)",
                  "transform.tiletag.warp_specialize %s",
                  "transform.tiletag.async_mma %s wait_depth(1)"],

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace mlir::tiletag::layout {
 
@@ -58,6 +59,13 @@ Slot wgmmaAccumulatorSlot(Coord element);
 /// 8, so that 8 consecutive rows of one column chunk fall in 8 different
 /// bank groups.
 int64_t swizzle128B(int64_t offset);
+
+/// Why an M x K by K x N product of `elementBytes`-byte inputs is not one
+/// wgmma group from 128-byte swizzled slots (A K-major in one panel, B
+/// N-major in panels: the layout TMA gives TileTag's rings); empty when it
+/// is.
+std::string wgmmaShapeProblem(int64_t m, int64_t k, int64_t n,
+                              int64_t elementBytes);
 
 //===----------------------------------------------------------------------===//
 // AMD CDNA3 MFMA (CDNA3 ISA: v_mfma_f32_16x16x16_f16 / _bf16)

@@ -111,7 +111,8 @@ private:
   LogicalResult planShared();
   LogicalResult planTensorMaps();
   void planAccumulators();
-  bool isWgmmaDot(tile::DotOp dot);
+  /// Why `dot` cannot run on wgmma; empty when it can.
+  std::string whyNotWgmma(tile::DotOp dot);
   tile::ReadOp inPlaceOperand(Value operand);
   Ring *ringOf(Value buffer);
 
@@ -336,12 +337,12 @@ tile::ReadOp KernelLowering::inPlaceOperand(Value operand) {
   return ring && ring->swizzled && filledByTma ? read : nullptr;
 }
 
-bool KernelLowering::isWgmmaDot(tile::DotOp dot) {
+std::string KernelLowering::whyNotWgmma(tile::DotOp dot) {
   // A dot outside a wgmma region runs on wgmma synchronously (waited for at
   // once): the same refinement of its sequential meaning.
   auto async = dyn_cast<schedule::AsyncOp>(dot->getParentOp());
   if (async && async.getUnit() != schedule::AsyncUnit::wgmma)
-    return false;
+    return "it runs on another unit";
   // One warpgroup issues it: a role of one warpgroup, or a one-warpgroup CTA.
   auto role = dot->getParentOfType<schedule::RoleOp>();
   int64_t warpgroups = 1;
@@ -351,17 +352,17 @@ bool KernelLowering::isWgmmaDot(tile::DotOp dot) {
                schedule::ScheduleDialect::kLaunchAttrName))
     warpgroups = launch.getWarpgroups();
   if (warpgroups != 1)
-    return false;
+    return "it is issued by " + std::to_string(warpgroups) +
+           " warpgroups, not one";
   auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
   Type et = lhsType.getElementType();
   if (!et.isBF16() && !et.isF16())
-    return false;
-  int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1);
-  int64_t n = cast<RankedTensorType>(dot.getType()).getDimSize(1);
-  // A: K-major in one 128-byte swizzled panel. B: N-major in 128-byte
-  // panels (wgmma's transposed B), the layout TMA gives a [K, N] slot.
-  if (m % 64 || k * byteWidth(et) != kSwizzleBytes || n % 64 || n > 256)
-    return false;
+    return "wgmma multiplies 16-bit inputs (bf16, f16)";
+  std::string shape = layout::wgmmaShapeProblem(
+      lhsType.getDimSize(0), lhsType.getDimSize(1),
+      cast<RankedTensorType>(dot.getType()).getDimSize(1), byteWidth(et));
+  if (!shape.empty())
+    return shape;
   // The commit and the wait that follow become the mma's own; a staged
   // operand is rewritten next time, so nothing may stay in flight then.
   int64_t pending = 0;
@@ -372,11 +373,14 @@ bool KernelLowering::isWgmmaDot(tile::DotOp dot) {
         commit ? dyn_cast_or_null<schedule::WaitGroupOp>(commit->getNextNode())
                : nullptr;
     if (!wait)
-      return false;
+      return "its region is not followed by a commit and a wait";
     pending = wait.getPending();
   }
   bool staged = !inPlaceOperand(dot.getLhs()) || !inPlaceOperand(dot.getRhs());
-  return !staged || pending == 0;
+  if (staged && pending != 0)
+    return "an operand is staged (not read in place from a TMA-filled "
+           "slot) while a group stays in flight";
+  return "";
 }
 
 /// Finds the tiles that stay in wgmma accumulator registers: results of
@@ -384,7 +388,7 @@ bool KernelLowering::isWgmmaDot(tile::DotOp dot) {
 /// values carried only between such dots (a greatest fixpoint).
 void KernelLowering::planAccumulators() {
   kernel.walk([&](tile::DotOp dot) {
-    if (isWgmmaDot(dot))
+    if (whyNotWgmma(dot).empty())
       wgmmaDots.insert(dot);
   });
   SmallVector<BlockArgument> carried;
@@ -1160,11 +1164,15 @@ LogicalResult KernelLowering::emitAsync(schedule::AsyncOp op) {
   }
   if (op.getUnit() == schedule::AsyncUnit::mfma)
     return fail(op, "MFMA regions lower to AMDGPU, not NVGPU");
-  // wgmma: a dot that qualifies runs on the tensor cores; anything else runs
-  // synchronously (a valid refinement: it completes before any wait).
+  // wgmma: a dot runs on the tensor cores, or the kernel is refused (its
+  // schedule asks for the tensor cores); other ops in the region run
+  // synchronously (a valid refinement: they complete before any wait).
   for (Operation &inner : op.getBody().front().without_terminator()) {
-    if (auto dot = dyn_cast<tile::DotOp>(inner);
-        dot && wgmmaDots.contains(dot)) {
+    if (auto dot = dyn_cast<tile::DotOp>(inner)) {
+      if (!wgmmaDots.contains(dot))
+        return fail(dot, "the schedule runs this tile.dot on wgmma, which "
+                         "cannot serve it: " +
+                             whyNotWgmma(dot));
       if (failed(emitWgmma(dot, op)))
         return failure();
       continue;

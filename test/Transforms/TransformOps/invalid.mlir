@@ -740,7 +740,7 @@ tile.kernel @offset_rows(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error-re @below {{cannot retile @offset_rows: tile.program_id 0 is used by 'arith.addi' at line {{[0-9]+}}; retile follows it as a block index of a tile access (without offsets, along a dimension the tile spans)}}
+    // expected-error-re @below {{cannot retile @offset_rows: tile.program_id 0 is used by 'arith.addi' at line {{[0-9]+}}; it may only be a block index of a tile access (without offsets, along a dimension the tile spans)}}
     %w = transform.tiletag.retile %k dim(0) factor(2) : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -826,6 +826,150 @@ module attributes {transform.with_named_sequence} {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{@staged uses shared memory; retile the plain kernel}}
     %w = transform.tiletag.retile %k dim(0) factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// reduction_step: the loop carries two values (the contract checker relates
+// a larger step of a loop that carries one dot's accumulator).
+tile.kernel @two_carried(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"}, %C: memref<?x?xf32> {tile.name = "C"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 64, K = 256], grid = [N ceildiv 64], shapes = [A = [N, K], B = [K, N], C = [N, N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = tile.program_id 0
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r:2 = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero, %other = %zero) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+    %a = tile.load %A[%p, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x64xbf16>
+    %b = tile.load %B[%k, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x64xbf16>
+    %d = tile.dot %a, %b, %acc : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    scf.yield %d, %other : tensor<64x64xf32>, tensor<64x64xf32>
+  }
+  tile.store %r#0, %C[%p, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the loop must carry one value, the accumulator of a tile.dot (acc = tile.dot(a, b, acc))}}
+    %w = transform.tiletag.reduction_step %l factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// reduction_step: a loop that does not start at block 0.
+tile.kernel @from_one(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"}, %C: memref<?x?xf32> {tile.name = "C"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 64, K = 256], grid = [N ceildiv 64], shapes = [A = [N, K], B = [K, N], C = [N, N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = tile.program_id 0
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %k = %c1 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) {
+    %a = tile.load %A[%p, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x64xbf16>
+    %b = tile.load %B[%k, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x64xbf16>
+    %d = tile.dot %a, %b, %acc : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %r, %C[%p, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the loop must run from 0 in steps of 1 (over block indices)}}
+    %w = transform.tiletag.reduction_step %l factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// reduction_step: the induction variable indexes no tile (the same product
+// added four times): there is no reduction step to widen.
+tile.kernel @same_tiles(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"}, %C: memref<?x?xf32> {tile.name = "C"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 64, K = 256], grid = [N ceildiv 64], shapes = [A = [N, K], B = [K, N], C = [N, N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = tile.program_id 0
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %a = tile.load %A[%p, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x64xbf16>
+  %b = tile.load %B[%c0, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x64xbf16>
+  %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) {
+    %d = tile.dot %a, %b, %acc : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %r, %C[%p, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error-re @below {{cannot widen the reduction step of @same_tiles: the loop's induction variable does not index the dimension the tile.dot at line {{[0-9]+}} contracts}}
+    %w = transform.tiletag.reduction_step %l factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// reduction_step: a K tile past the largest TMA box.
+tile.kernel @deep(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"}, %C: memref<?x?xf32> {tile.name = "C"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 64, K = 256], grid = [N ceildiv 64], shapes = [A = [N, K], B = [K, N], C = [N, N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %p = tile.program_id 0
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) {
+    %a = tile.load %A[%p, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x128xbf16>
+    %b = tile.load %B[%k, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x64xbf16>
+    %d = tile.dot %a, %b, %acc : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %r, %C[%p, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{cannot widen the reduction step of @deep: a tile of @deep would be tensor<64x512xbf16>, more than 256 elements along a dimension (the largest TMA box and wgmma tile)}}
+    %w = transform.tiletag.reduction_step %l factor(4) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// async_mma: a dot whose contracted extent spans two 128-byte swizzle
+// panels (a reduction step of 128 bf16) is not one wgmma group for the
+// Hopper lowering.
+tile.kernel @deep_step(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"}, %C: memref<?x?xf32> {tile.name = "C"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 64, K = 256], grid = [N ceildiv 64], shapes = [A = [N, K], B = [K, N], C = [N, N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %p = tile.program_id 0
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) {
+    %a = tile.load %A[%p, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x128xbf16>
+    %b = tile.load %B[%k, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x64xbf16>
+    %d = tile.dot %a, %b, %acc : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %r, %C[%p, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error-re @below {{wgmma cannot serve the tile.dot at line {{[0-9]+}}: its contracted extent of 128 is not one 128-byte swizzle panel (64 16-bit elements)}}
+    %w = transform.tiletag.async_mma %l wait_depth(0) : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }
