@@ -42,9 +42,14 @@ std::string mlir::tiletag::layout::wgmmaShapeProblem(int64_t m, int64_t k,
   if (m % 64 != 0)
     return "its " + std::to_string(m) +
            " rows are no multiple of 64 (one m64 wgmma per 64 rows)";
-  if (k * elementBytes != 128)
+  // More than one panel of K: one wgmma group per panel, each reading a
+  // [64, N] block of B, which is a plain panel-layout tile only when B has
+  // one column panel (N at most 64).
+  if (k * elementBytes % 128 != 0 ||
+      (k * elementBytes != 128 && n * elementBytes > 128))
     return "its contracted extent of " + std::to_string(k) +
-           " is not one 128-byte swizzle panel (64 16-bit elements)";
+           " is not one 128-byte swizzle panel (64 16-bit elements), or "
+           "whole panels with at most 64 columns";
   if (n % 64 != 0 || n > 256)
     return "its " + std::to_string(n) +
            " columns are not a multiple of 64 up to 256";

@@ -1031,12 +1031,13 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
   // TMA slot), with the writes made visible to the async proxy wgmma reads
   // through.
   bool anyStaged = false;
-  auto operandDescriptor = [&](unsigned i) -> FailureOr<Value> {
+  // The byte (from the aligned base) where operand i's tile starts.
+  auto operandBase = [&](unsigned i) -> FailureOr<Value> {
     Value operand = dot->getOperand(i);
     auto type = cast<RankedTensorType>(operand.getType());
     Type et = type.getElementType();
     if (tile::ReadOp read = inPlaceOperand(operand))
-      return descriptor(slotByte(read), type.getShape(), et);
+      return slotByte(read);
     if (failed(prepare(operand)))
       return failure();
     Value base = arith::AddIOp::create(b, loc, ringBase,
@@ -1064,11 +1065,11 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
     if (failed(status))
       return failure();
     anyStaged = true;
-    return descriptor(base, type.getShape(), et);
+    return base;
   };
-  FailureOr<Value> descA = operandDescriptor(0);
-  FailureOr<Value> descB = operandDescriptor(1);
-  if (failed(descA) || failed(descB))
+  FailureOr<Value> baseA = operandBase(0);
+  FailureOr<Value> baseB = operandBase(1);
+  if (failed(baseA) || failed(baseB))
     return failure();
   if (anyStaged) {
     NVVM::FenceProxyOp::create(
@@ -1099,9 +1100,26 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
     consumed.insert(wait);
     pending = wait.getPending();
   }
-  Value d = nvgpu::WarpgroupMmaOp::create(
-      b, loc, accType, *descA, *descB, b.getI64IntegerAttr(pending), UnitAttr(),
-      /*transposeB=*/b.getUnitAttr(), acc);
+  // One wgmma group per 128-byte panel of the contracted extent: A's panel
+  // p is its own [M, panel] tile, p M 128 bytes in; B's rows of panel p are
+  // a [panel, N] tile p panel 128 bytes in (B has one column panel when
+  // there are several: layout::wgmmaShapeProblem).
+  auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+  Type inputType = lhsType.getElementType();
+  int64_t m = lhsType.getDimSize(0), n = type.getDimSize(1);
+  int64_t panel = kSwizzleBytes / byteWidth(inputType);
+  Value d = acc;
+  for (int64_t p = 0, e = lhsType.getDimSize(1) / panel; p < e; ++p) {
+    Value a = descriptor(
+        arith::AddIOp::create(b, loc, *baseA, idx(p * m * kSwizzleBytes)),
+        {m, panel}, inputType);
+    Value bt = descriptor(
+        arith::AddIOp::create(b, loc, *baseB, idx(p * panel * kSwizzleBytes)),
+        {panel, n}, inputType);
+    d = nvgpu::WarpgroupMmaOp::create(b, loc, accType, a, bt,
+                                      b.getI64IntegerAttr(pending), UnitAttr(),
+                                      /*transposeB=*/b.getUnitAttr(), d);
+  }
   usesWgmma = true;
   if (!addAfter) {
     tiles[dot.getResult()] = {TileRep::Acc, nullptr, d, nullptr};

@@ -7,6 +7,13 @@
 // RUN: tiletag-opt %examples/attention.mlir --tiletag-compile-cuda="format=isa output=%t.attention.ptx" -o /dev/null
 // RUN: FileCheck %s --check-prefix=ATTN < %t.attention.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.attention.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// Every dot of both head dims on wgmma: d64's QK^T and PV (8 m64n64k16
+// each), d128's QK^T in one group per 64-wide panel of its head dim (16
+// m64n64k16) and PV (8 m64n128k16).
+// RUN: grep -c "wgmma.mma_async.sync.aligned.m64n64k16" %t.attention.ptx | FileCheck %s --check-prefix=N64
+// RUN: grep -c "wgmma.mma_async.sync.aligned.m64n128k16" %t.attention.ptx | FileCheck %s --check-prefix=N128
+// N64: {{^}}32{{$}}
+// N128: {{^}}8{{$}}
 // RUN: tiletag-opt %examples/gemm_wide.mlir --tiletag-compile-cuda="format=isa output=%t.wide.ptx" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t.wide.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: FileCheck %s --check-prefix=WIDE < %t.wide.ptx

@@ -119,22 +119,23 @@ tile.kernel @warp_loop(%X: memref<?xf32>) grid(1) {
 // -----
 
 // The schedule runs the dot on wgmma, but its 128-deep operands span two
-// 128-byte swizzle panels, which one wgmma descriptor does not: refused
+// 128-byte swizzle panels and B has two column panels: one wgmma group per
+// K panel would read B rows that are not a plain [64, 128] tile. Refused
 // rather than run element by element (slower than the schedule asks).
 // expected-warning @+1 {{allow-unverified}}
 tile.kernel @deep_k(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32>) grid(1) attributes {
     schedule.launch = #schedule.launch<warpgroups = 1>} {
   %c0 = arith.constant 0 : index
   %a = tile.load %A[%c0, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x128xbf16>
-  %b = tile.load %B[%c0, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x64xbf16>
-  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %b = tile.load %B[%c0, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x128xbf16>
+  %zero = arith.constant dense<0.0> : tensor<64x128xf32>
   %d = schedule.async wgmma {
-    // expected-error @below {{the schedule runs this tile.dot on wgmma, which cannot serve it: its contracted extent of 128 is not one 128-byte swizzle panel (64 16-bit elements)}}
-    %r = tile.dot %a, %b, %zero : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xf32>
-    schedule.yield %r : tensor<64x64xf32>
-  } : tensor<64x64xf32>
+    // expected-error @below {{the schedule runs this tile.dot on wgmma, which cannot serve it: its contracted extent of 128 is not one 128-byte swizzle panel (64 16-bit elements), or whole panels with at most 64 columns}}
+    %r = tile.dot %a, %b, %zero : tensor<64x128xbf16>, tensor<128x128xbf16> -> tensor<64x128xf32>
+    schedule.yield %r : tensor<64x128xf32>
+  } : tensor<64x128xf32>
   schedule.commit_group wgmma
   schedule.wait_group wgmma pending 0
-  tile.store %d, %C[%c0, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.store %d, %C[%c0, %c0] : tensor<64x128xf32> -> memref<?x?xf32>
   tile.return
 }

@@ -947,28 +947,28 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // async_mma: a dot whose contracted extent spans two 128-byte swizzle
-// panels (a reduction step of 128 bf16) is not one wgmma group for the
-// Hopper lowering.
+// panels (a reduction step of 128 bf16) with a B of two column panels is
+// not served by the Hopper lowering's wgmma.
 tile.kernel @deep_step(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"}, %C: memref<?x?xf32> {tile.name = "C"}) grid(1) attributes {
     tile.launch = #tile.launch<sizes = [N = 64, K = 256], grid = [N ceildiv 64], shapes = [A = [N, K], B = [K, N], C = [N, N]]>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %p = tile.program_id 0
-  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
-  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) {
+  %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (tensor<64x128xf32>) {
     %a = tile.load %A[%p, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x128xbf16>
-    %b = tile.load %B[%k, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x64xbf16>
-    %d = tile.dot %a, %b, %acc : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xf32>
-    scf.yield %d : tensor<64x64xf32>
+    %b = tile.load %B[%k, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x128xbf16>
+    %d = tile.dot %a, %b, %acc : tensor<64x128xbf16>, tensor<128x128xbf16> -> tensor<64x128xf32>
+    scf.yield %d : tensor<64x128xf32>
   }
-  tile.store %r, %C[%p, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.store %r, %C[%p, %c0] : tensor<64x128xf32> -> memref<?x?xf32>
   tile.return
 }
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error-re @below {{wgmma cannot serve the tile.dot at line {{[0-9]+}}: its contracted extent of 128 is not one 128-byte swizzle panel (64 16-bit elements)}}
+    // expected-error-re @below {{wgmma cannot serve the tile.dot at line {{[0-9]+}}: its contracted extent of 128 is not one 128-byte swizzle panel (64 16-bit elements), or whole panels with at most 64 columns}}
     %w = transform.tiletag.async_mma %l wait_depth(0) : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
