@@ -83,6 +83,33 @@ static void renumberPrograms(tile::KernelOp kernel, AffineMap step) {
                   AffineMapAttr::get(map));
 }
 
+/// The loop a loop rewrite targets, in a kernel (one without a schedule if
+/// `unscheduled`), or a reason.
+static FailureOr<std::pair<scf::ForOp, tile::KernelOp>>
+targetLoop(Operation *target, bool unscheduled, std::string &why) {
+  auto loop = llvm::dyn_cast<scf::ForOp>(target);
+  if (!loop) {
+    why = "expects an scf.for, got '" + target->getName().getStringRef().str() +
+          "'";
+    return failure();
+  }
+  auto kernel = loop->getParentOfType<tile::KernelOp>();
+  if (!kernel) {
+    why = "the loop is not in a tile.kernel";
+    return failure();
+  }
+  if (!isConstantIntValue(loop.getStep(), 1)) {
+    why = "the loop's step must be 1";
+    return failure();
+  }
+  if (unscheduled &&
+      kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName)) {
+    why = "@" + kernel.getSymName().str() + " has a schedule already";
+    return failure();
+  }
+  return std::make_pair(loop, kernel);
+}
+
 //===----------------------------------------------------------------------===//
 // VerifyOp
 //===----------------------------------------------------------------------===//
@@ -1134,28 +1161,23 @@ DiagnosedSilenceableFailure tiletag::ReductionStepOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
-  auto loop = llvm::dyn_cast<scf::ForOp>(target);
-  auto kernel = loop ? loop->getParentOfType<tile::KernelOp>() : nullptr;
-  if (!kernel)
-    return emitSilenceableError()
-           << "expects an scf.for in a tile.kernel, got '"
-           << target->getName() << "'";
+  std::string why;
+  auto found = targetLoop(target, /*unscheduled=*/true, why);
+  if (failed(found))
+    return emitSilenceableError() << why;
+  scf::ForOp loop = found->first;
+  tile::KernelOp kernel = found->second;
   int64_t factor = getFactor();
   StringRef name = kernel.getSymName();
-  if (kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName))
-    return emitSilenceableError()
-           << "@" << name << " has a schedule; widen the reduction step "
-           << "before scheduling";
   bool hasShared = false;
   kernel.walk([&](tile::AllocSharedOp) { hasShared = true; });
   if (hasShared)
     return emitSilenceableError() << "@" << name << " uses shared memory; "
                                   << "widen the reduction step of the plain "
                                      "kernel";
-  if (!isConstantIntValue(loop.getLowerBound(), 0) ||
-      !isConstantIntValue(loop.getStep(), 1))
+  if (!isConstantIntValue(loop.getLowerBound(), 0))
     return emitSilenceableError()
-           << "the loop must run from 0 in steps of 1 (over block indices)";
+           << "the loop must run from 0 (over block indices)";
   // The contract checker relates a larger step of a loop that carries the
   // accumulator of one dot.
   Value next = loop.getNumRegionIterArgs() == 1
@@ -1168,7 +1190,6 @@ DiagnosedSilenceableFailure tiletag::ReductionStepOp::applyToOne(
               "(acc = tile.dot(a, b, acc))";
   TileGrowth growth({loop.getInductionVar()},
                     "the loop's induction variable", /*growContracted=*/true);
-  std::string why;
   if (std::optional<std::string> conflict = growth.collect(kernel))
     why = *conflict;
   else if (!growth.grows(dot.getLhs(), 1))
@@ -1269,33 +1290,6 @@ static constexpr int64_t kSharedBytesPerCta = 227 * 1024;
 static int64_t byteSize(ShapedType type) {
   return type.getNumElements() *
          llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-}
-
-/// The loop a pipelining op targets, in a kernel (one without a schedule if
-/// `unscheduled`), or a reason.
-static FailureOr<std::pair<scf::ForOp, tile::KernelOp>>
-targetLoop(Operation *target, bool unscheduled, std::string &why) {
-  auto loop = llvm::dyn_cast<scf::ForOp>(target);
-  if (!loop) {
-    why = "expects an scf.for, got '" + target->getName().getStringRef().str() +
-          "'";
-    return failure();
-  }
-  auto kernel = loop->getParentOfType<tile::KernelOp>();
-  if (!kernel) {
-    why = "the loop is not in a tile.kernel";
-    return failure();
-  }
-  if (!isConstantIntValue(loop.getStep(), 1)) {
-    why = "the loop's step must be 1";
-    return failure();
-  }
-  if (unscheduled &&
-      kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName)) {
-    why = "@" + kernel.getSymName().str() + " has a schedule already";
-    return failure();
-  }
-  return std::make_pair(loop, kernel);
 }
 
 /// The ring slot of a staged loop's step and the step's number: `slot =

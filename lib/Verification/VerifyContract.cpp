@@ -764,14 +764,8 @@ private:
                         "reference's loop (" +
                             lineOf(rLoop) + ")",
                         kLoop, rLoop});
-      f->bodyHyp =
-          s.hyp && n >= 0 && n < tk &&
-          ks.model.inductionVar(kLoop, ks.inst) ==
-              ks.model.term(kLoop.getLowerBound(), ks.inst) +
-                  n * ks.model.term(kLoop.getStep(), ks.inst) &&
-          rm.inductionVar(rLoop, ri) ==
-              rm.term(rLoop.getLowerBound(), ri) +
-                  n * rm.term(rLoop.getStep(), ri);
+      f->bodyHyp = s.hyp && n >= 0 && n < tk && atIteration(ks, kLoop, n) &&
+                   atIteration(rs, rLoop, n);
     }
     auto found = f->args.find(p);
     if (found != f->args.end())
@@ -861,14 +855,9 @@ private:
                       "reference's loop (" +
                           lineOf(rLoop) + ") runs",
                       kLoop, rLoop});
-    z3::expr step =
-        s.hyp && n >= 0 && n < tk && j >= 0 && j < ctx.int_val(f) &&
-        ks.model.inductionVar(kLoop, ks.inst) ==
-            ks.model.term(kLoop.getLowerBound(), ks.inst) +
-                n * ks.model.term(kLoop.getStep(), ks.inst) &&
-        rm.inductionVar(rLoop, ri) ==
-            rm.term(rLoop.getLowerBound(), ri) +
-                m * rm.term(rLoop.getStep(), ri);
+    z3::expr step = s.hyp && n >= 0 && n < tk && j >= 0 &&
+                    j < ctx.int_val(f) && atIteration(ks, kLoop, n) &&
+                    atIteration(rs, rLoop, m);
     // The windows of the operands: the rows and columns the result's
     // window reads, contracted elements [j bk, (j + 1) bk).
     auto shapeOf = [](Value v) {
@@ -920,6 +909,13 @@ private:
       }
     }
     return true;
+  }
+
+  /// The loop's induction variable has its value of iteration n.
+  z3::expr atIteration(Side s, scf::ForOp loop, const z3::expr &n) {
+    return s.model.inductionVar(loop, s.inst) ==
+           s.model.term(loop.getLowerBound(), s.inst) +
+               n * s.model.term(loop.getStep(), s.inst);
   }
 
   z3::expr tripCount(Side s, scf::ForOp loop) {
