@@ -717,15 +717,16 @@ static std::optional<std::string> whyNotRenumberable(tile::KernelOp kernel,
   return why;
 }
 
-/// The launch's grid extent `size ceildiv block` for `dim`, of a plain
-/// kernel whose programs along `dim` are merged (`verb`: coarsening,
-/// retiling; `imperative`: coarsen, retile).
+/// A launch's grid extent `size ceildiv block` along one dimension.
 struct GridExtent {
   tile::LaunchAttr launch;
   AffineExpr size;
   int64_t block;
 };
 
+/// Whether the programs of a plain kernel along `dim` can be merged (`verb`:
+/// coarsening, retiling; `imperative`: coarsen, retile): the grid extent
+/// along `dim` in `extentOut`, or a silenceable failure saying why not.
 static DiagnosedSilenceableFailure
 mergeablePrograms(transform::TransformOpInterface op, tile::KernelOp kernel,
                   int64_t dim, StringRef verb, StringRef imperative,
@@ -799,7 +800,7 @@ DiagnosedSilenceableFailure tiletag::CoarsenOp::applyToOne(
 }
 
 //===----------------------------------------------------------------------===//
-// RetileOp
+// Growing tiles: RetileOp, ReductionStepOp
 //===----------------------------------------------------------------------===//
 
 namespace {
