@@ -1213,6 +1213,84 @@ DiagnosedSilenceableFailure tiletag::ReductionStepOp::applyToOne(
   return rewritten(kernel, loop, results);
 }
 
+//===----------------------------------------------------------------------===//
+// UnrollOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure tiletag::UnrollOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  std::string why;
+  auto found = targetLoop(target, /*unscheduled=*/true, why);
+  if (failed(found))
+    return emitSilenceableError() << why;
+  scf::ForOp loop = found->first;
+  tile::KernelOp kernel = found->second;
+  int64_t factor = getFactor();
+  bool hasShared = false;
+  kernel.walk([&](tile::AllocSharedOp) { hasShared = true; });
+  if (hasShared)
+    return emitSilenceableError() << "@" << kernel.getSymName()
+                                  << " uses shared memory; unroll the loop "
+                                     "of the plain kernel";
+  Operation *tagged = nullptr;
+  loop.getBody()->walk([&](Operation *op) {
+    if (!tagged && llvm::isa<tag::TagDialect>(op->getDialect()))
+      tagged = op;
+  });
+  if (tagged)
+    return emitSilenceableError()
+           << "the loop's body contains '" << tagged->getName()
+           << "' (tags and assertions speak of one step): unroll the plain "
+              "loop";
+
+  // The unrolled loop runs the trip count rounded down to a multiple of
+  // the factor: from lb to lb + T - T mod factor.
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
+  Value steps = rewriter.createOrFold<arith::SubIOp>(
+      loc, rewriter.createOrFold<arith::MaxSIOp>(loc, ub, lb), lb);
+  SmallVector<Value> offsets; // copy j's offset from the induction value
+  for (int64_t j = 0; j <= factor; ++j)
+    offsets.push_back(indexConstant(rewriter, loc, j));
+  Value rest = rewriter.createOrFold<arith::RemSIOp>(loc, steps,
+                                                     offsets[factor]);
+  Value stop = rewriter.createOrFold<arith::AddIOp>(
+      loc, lb, rewriter.createOrFold<arith::SubIOp>(loc, steps, rest));
+  auto unrolled = scf::ForOp::create(
+      rewriter, loc, lb, stop, offsets[factor], loop.getInitArgs(),
+      [&](OpBuilder &b, Location bodyLoc, Value iv, ValueRange carried) {
+        SmallVector<Value> values(carried);
+        for (int64_t j = 0; j < factor; ++j) {
+          IRMapping map;
+          map.map(loop.getInductionVar(),
+                  j ? arith::AddIOp::create(b, bodyLoc, iv, offsets[j])
+                          .getResult()
+                    : iv);
+          map.map(loop.getRegionIterArgs(), values);
+          for (Operation &op : loop.getBody()->without_terminator())
+            b.clone(op, map);
+          values.clear();
+          for (Value v : loop.getBody()->getTerminator()->getOperands())
+            values.push_back(map.lookupOrDefault(v));
+        }
+        scf::YieldOp::create(b, bodyLoc, values);
+      });
+  // The old loop runs the remaining steps, or goes where there are none.
+  std::optional<int64_t> rem = getConstantIntValue(rest);
+  if (rem && *rem == 0) {
+    rewriter.replaceOp(loop, unrolled.getResults());
+  } else {
+    rewriter.modifyOpInPlace(loop, [&] {
+      loop.setLowerBound(stop);
+      loop.getInitArgsMutable().assign(unrolled.getResults());
+    });
+  }
+  return rewritten(kernel, unrolled, results);
+}
+
 DiagnosedSilenceableFailure tiletag::RasterizeOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,

@@ -41,6 +41,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <map>
+#include <functional>
 #include <set>
 
 using namespace mlir;
@@ -87,16 +88,32 @@ struct Source {
   z3::expr when;
 };
 
-/// Two loops whose results are matched: the n-th iterations correspond.
-/// Each kernel iter_arg stands for one reference iter_arg, seen through one
+/// Two loops whose results are matched: step n of the kernel's loop runs
+/// the reference loop's steps `base + copies * n + j`, j < copies, one per
+/// copy of its body (`copies` > 1: an unrolled loop; `base` > 0: a loop that
+/// continues `prev`, as a remainder loop continues its unrolled loop). Each
+/// kernel iter_arg stands for one reference iter_arg, seen through one
 /// window (see Scope::window).
 struct FoldPair {
+  FoldPair(scf::ForOp k, scf::ForOp r, z3::expr bodyHyp, unsigned id,
+           bool frozen)
+      : k(k), r(r), bodyHyp(bodyHyp), id(id), frozen(frozen),
+        tripCount(bodyHyp.ctx().int_val(0)), base(bodyHyp.ctx().int_val(0)) {}
   scf::ForOp k, r;
-  z3::expr bodyHyp;
+  z3::expr bodyHyp; // copy 0's hypothesis
   std::map<unsigned, std::pair<unsigned, unsigned>> args;
   std::vector<std::tuple<unsigned, unsigned, unsigned>> pending;
-  unsigned id;
-  bool frozen = false; // a combine-add fold: its accumulator is not matched
+  unsigned id; // copy 0's scope
+  bool frozen; // a combine-add fold: its accumulator is not matched
+  int64_t copies = 1;
+  z3::expr tripCount, base;
+  FoldPair *prev = nullptr;
+  std::vector<z3::expr> laterHyps; // copies 1, 2, ...
+  std::vector<unsigned> laterIds;
+  /// The scope the loop is matched in: its folds and their copies.
+  std::vector<FoldPair *> outer;
+  std::vector<unsigned> outerCopies;
+  bool wholeClaimed = false;
 };
 
 /// A fold `acc + x(v)` a combine-add store adds: the loop, the
@@ -349,6 +366,9 @@ private:
     z3::expr hyp;
     std::vector<FoldPair *> folds; // active, innermost last
     unsigned id;
+    /// Per fold in `folds`, the copy of its body (an unrolled loop) the
+    /// values are in; missing entries are copy 0.
+    std::vector<unsigned> copies = {};
     /// Every element of the value is computed from the same element of its
     /// operands, up to the store (where a workspace may be read).
     bool elementwise = false;
@@ -515,6 +535,8 @@ private:
   bool matchData(Value k, Value r, Scope &s) {
     auto kArg = llvm::dyn_cast<BlockArgument>(k);
     auto rArg = llvm::dyn_cast<BlockArgument>(r);
+    if (std::optional<Scope> prev = previousCopy(rArg, s))
+      return match(k, yielded(rArg), *prev);
     if (kArg || rArg) {
       if (!kArg || !rArg)
         return mismatch(k, r,
@@ -739,33 +761,31 @@ private:
     return strip(a) == strip(b);
   }
 
-  /// Loop results: equal trip counts, equal initial values and equal n-th
-  /// iterations, given equal carried values (induction over n).
+  /// Loop results: the kernel's loop, with the loops it continues, runs the
+  /// reference loop's steps in order, each once, from equal initial values;
+  /// each copy of its body computes the reference's step from equal carried
+  /// values (induction on the step).
   bool matchFold(scf::ForOp kLoop, unsigned p, scf::ForOp rLoop, unsigned q,
-                 Scope &s) {
-    if (std::optional<int64_t> f = regroupFactor(kLoop, p, rLoop, q))
-      return matchRegrouped(kLoop, p, rLoop, q, *f, s);
-    auto key = std::make_tuple(kLoop.getOperation(), rLoop.getOperation(),
-                               s.id);
-    FoldPair *f;
-    auto it = foldPairs.find(key);
-    if (it != foldPairs.end()) {
-      f = it->second.get();
-    } else {
-      auto owned = std::make_unique<FoldPair>(FoldPair{
-          kLoop, rLoop, ctx.bool_val(true), {}, {}, nextScope++, false});
-      f = owned.get();
-      foldPairs[key] = std::move(owned);
-      z3::expr n = ctx.int_const(("n#" + std::to_string(f->id)).c_str());
-      Side ks = kernelSide(kLoop), rs{rm, ri};
-      z3::expr tk = tripCount(ks, kLoop), tr = tripCount(rs, rLoop);
-      claims.push_back({s.hyp, tk == tr,
-                        "the loop runs another number of iterations than the "
-                        "reference's loop (" +
-                            lineOf(rLoop) + ")",
-                        kLoop, rLoop});
-      f->bodyHyp = s.hyp && n >= 0 && n < tk && atIteration(ks, kLoop, n) &&
-                   atIteration(rs, rLoop, n);
+                 Scope &s, bool whole = true) {
+    if (whole)
+      if (std::optional<int64_t> f = regroupFactor(kLoop, p, rLoop, q))
+        return matchRegrouped(kLoop, p, rLoop, q, *f, s);
+    FoldPair *f = foldPair(kLoop, p, rLoop, q, s);
+    if (whole && !f->wholeClaimed) {
+      f->wholeClaimed = true;
+      Side rs{rm, ri};
+      std::string what =
+          f->prev || f->copies > 1
+              ? "this loop (with the loops it continues, " +
+                    std::to_string(f->copies) +
+                    " reference steps per step) runs another number of "
+                    "steps in all than the reference's loop (" +
+                    lineOf(rLoop) + ")"
+              : "the loop runs another number of iterations than the "
+                "reference's loop (" +
+                    lineOf(rLoop) + ")";
+      claims.push_back({s.hyp, end(*f) == tripCount(rs, rLoop), what, kLoop,
+                        rLoop});
     }
     auto found = f->args.find(p);
     if (found != f->args.end())
@@ -775,21 +795,180 @@ private:
                       "reference's");
     f->args[p] = {q, s.window};
     f->pending.push_back({p, q, s.window});
-    Scope body{f->bodyHyp, s.folds, f->id};
-    body.folds.push_back(f);
     while (!f->pending.empty()) {
       auto [kp, rq, window] = f->pending.back();
       f->pending.pop_back();
       Scope init = s;
-      init.window = body.window = window;
-      if (!match(kLoop.getInitArgs()[kp], rLoop.getInitArgs()[rq], init))
-        return false;
-      Operation *ky = kLoop.getBody()->getTerminator();
-      Operation *ry = rLoop.getBody()->getTerminator();
-      if (!match(ky->getOperand(kp), ry->getOperand(rq), body))
+      init.window = window;
+      // The value the loop starts from: the result of the loop it
+      // continues, or the reference's initial value.
+      if (auto c = continued(kLoop, kp)) {
+        FoldPair *pf = foldPair(c->first, c->second, rLoop, rq, init);
+        if (pf != f->prev)
+          claims.push_back({s.hyp, end(*pf) == f->base,
+                            "the loop continues another loop than its "
+                            "other carried values do",
+                            kLoop, rLoop});
+        if (!matchFold(c->first, c->second, rLoop, rq, init, false))
+          return false;
+      } else {
+        if (f->prev)
+          claims.push_back({s.hyp, f->base == 0,
+                            "the loop starts a carried value afresh after "
+                            "the reference loop's first step",
+                            kLoop, rLoop});
+        if (!match(kLoop.getInitArgs()[kp], rLoop.getInitArgs()[rq], init))
+          return false;
+      }
+      // The last copy's result is the reference's step's.
+      Scope body = copyScope(f, f->copies - 1, window);
+      if (!match(kLoop.getBody()->getTerminator()->getOperand(kp),
+                 rLoop.getBody()->getTerminator()->getOperand(rq), body))
         return false;
     }
     return true;
+  }
+
+  /// The reference step after the last that the fold's loop runs.
+  z3::expr end(const FoldPair &f) {
+    return f.base + ctx.int_val(f.copies) * f.tripCount;
+  }
+
+  /// The pairing of kernel loop `kLoop` with reference loop `rLoop` in
+  /// scope `s`, made on first use from carried values p and q: how many
+  /// reference steps a step runs, where it starts, and each copy's
+  /// hypothesis.
+  FoldPair *foldPair(scf::ForOp kLoop, unsigned p, scf::ForOp rLoop,
+                     unsigned q, const Scope &s) {
+    auto key = std::make_tuple(kLoop.getOperation(), rLoop.getOperation(),
+                               s.id);
+    if (auto it = foldPairs.find(key); it != foldPairs.end())
+      return it->second.get();
+    FoldPair *prev = nullptr;
+    if (auto c = continued(kLoop, p))
+      prev = foldPair(c->first, c->second, rLoop, q, s);
+    Side ks = kernelSide(kLoop), rs{rm, ri};
+    unsigned id = nextScope++;
+    z3::expr n = ctx.int_const(("n#" + std::to_string(id)).c_str());
+    z3::expr tk = tripCount(ks, kLoop);
+    z3::expr step = s.hyp && n >= 0 && n < tk && atIteration(ks, kLoop, n);
+    auto owned = std::make_unique<FoldPair>(kLoop, rLoop, step, id, false);
+    FoldPair *f = owned.get();
+    foldPairs[key] = std::move(owned);
+    f->copies = copiesOf(kLoop, p, rLoop, q);
+    f->tripCount = tk;
+    f->prev = prev;
+    if (prev)
+      f->base = end(*prev);
+    f->outer = s.folds;
+    f->outerCopies = s.copies;
+    f->outerCopies.resize(s.folds.size(), 0);
+    for (int64_t j = 0; j < f->copies; ++j) {
+      z3::expr m = f->base + ctx.int_val(f->copies) * n + ctx.int_val(j);
+      z3::expr hyp = step && atIteration(rs, rLoop, m);
+      if (j == 0) {
+        f->bodyHyp = hyp;
+        continue;
+      }
+      f->laterHyps.push_back(hyp);
+      f->laterIds.push_back(nextScope++);
+    }
+    return f;
+  }
+
+  /// The scope of copy `j` of a fold's body, seeing values through window
+  /// `window`.
+  Scope copyScope(FoldPair *f, int64_t j, unsigned window) {
+    Scope body{j ? f->laterHyps[j - 1] : f->bodyHyp, f->outer,
+               j ? f->laterIds[j - 1] : f->id, f->outerCopies};
+    body.folds.push_back(f);
+    body.copies.push_back(static_cast<unsigned>(j));
+    body.window = window;
+    return body;
+  }
+
+  /// Where `r` is a reference loop's carried value seen in copy j > 0 of an
+  /// unrolled kernel loop's body: the scope of copy j - 1, where the value
+  /// is the reference's yielded one (the step before).
+  std::optional<Scope> previousCopy(BlockArgument r, const Scope &s) {
+    auto loop = r ? llvm::dyn_cast<scf::ForOp>(r.getOwner()->getParentOp())
+                  : scf::ForOp();
+    if (!loop || r == loop.getInductionVar())
+      return std::nullopt;
+    for (size_t i = s.folds.size(); i-- > 0;) {
+      if (s.folds[i]->r != loop)
+        continue;
+      unsigned copy = i < s.copies.size() ? s.copies[i] : 0;
+      if (copy == 0)
+        return std::nullopt;
+      return copyScope(s.folds[i], copy - 1, s.window);
+    }
+    return std::nullopt;
+  }
+
+  /// The value a loop's step yields for carried value `arg`.
+  static Value yielded(BlockArgument arg) {
+    auto loop = llvm::cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    return loop.getBody()->getTerminator()->getOperand(arg.getArgNumber() - 1);
+  }
+
+  /// The loop (and its result) whose result `loop`'s carried value p starts
+  /// from, where `loop` starts at its upper bound: one loop split in two, as
+  /// unrolling leaves a remainder loop.
+  static std::optional<std::pair<scf::ForOp, unsigned>>
+  continued(scf::ForOp loop, unsigned p) {
+    Value init = skip(loop.getInitArgs()[p]);
+    auto prev = init.getDefiningOp<scf::ForOp>();
+    if (!prev || prev.getUpperBound() != loop.getLowerBound())
+      return std::nullopt;
+    return std::make_pair(prev, llvm::cast<OpResult>(init).getResultNumber());
+  }
+
+  /// How many of the reference loop's steps one step of the kernel's loop
+  /// runs: 1, or for an unrolled loop the number of copies of the body, each
+  /// starting from the previous copy's results. Found by walking the
+  /// kernel's yielded value against the reference's, op by op, and from the
+  /// reference's carried value back to its yielded one as long as the
+  /// kernel's value is still computed in the step. The match proves what
+  /// this finds.
+  static int64_t copiesOf(scf::ForOp kLoop, unsigned p, scf::ForOp rLoop,
+                          unsigned q) {
+    constexpr int64_t kMaxCopies = 64;
+    std::set<std::pair<const void *, const void *>> seen;
+    std::function<std::optional<int64_t>(Value, Value, int64_t)> walk =
+        [&](Value k, Value r, int64_t depth) -> std::optional<int64_t> {
+      k = skip(k);
+      r = skip(r);
+      if (depth > kMaxCopies ||
+          !seen.insert({k.getAsOpaquePointer(), r.getAsOpaquePointer()})
+               .second)
+        return std::nullopt;
+      auto rArg = llvm::dyn_cast<BlockArgument>(r);
+      if (rArg && rArg.getOwner() == rLoop.getBody() &&
+          rArg != rLoop.getInductionVar()) {
+        auto kArg = llvm::dyn_cast<BlockArgument>(k);
+        if (kArg)
+          return kArg.getOwner() == kLoop.getBody() &&
+                         kArg != kLoop.getInductionVar()
+                     ? std::optional<int64_t>(depth)
+                     : std::nullopt;
+        if (!kLoop->isProperAncestor(k.getDefiningOp()))
+          return std::nullopt;
+        return walk(k, yielded(rArg), depth + 1);
+      }
+      Operation *kd = k.getDefiningOp(), *rd = r.getDefiningOp();
+      if (!kd || !rd || !rLoop->isProperAncestor(rd) ||
+          kd->getName() != rd->getName() ||
+          kd->getNumOperands() != rd->getNumOperands())
+        return std::nullopt;
+      for (auto [ko, ro] : llvm::zip(kd->getOperands(), rd->getOperands()))
+        if (std::optional<int64_t> d = walk(ko, ro, depth))
+          return d;
+      return std::nullopt;
+    };
+    return walk(kLoop.getBody()->getTerminator()->getOperand(p),
+                rLoop.getBody()->getTerminator()->getOperand(q), 1)
+        .value_or(1);
   }
 
   /// The `tile.dot` that accumulates a loop's carried value `arg`
@@ -870,7 +1049,7 @@ private:
     z3::expr along = j * ctx.int_val(bk);
     Window lhs{{rows, along}, {shapeOf(rd.getLhs())[0], bk}};
     Window rhs{{along, cols}, {bk, shapeOf(rd.getRhs())[1]}};
-    Scope term{step && m < tr, s.folds, id};
+    Scope term{step && m < tr, s.folds, id, s.copies};
     Scope lhsScope = operandScope(term, lhs, kd.getLhs().getType(),
                                   rd.getLhs().getType());
     Scope rhsScope = operandScope(term, rhs, kd.getRhs().getType(),
@@ -1540,11 +1719,11 @@ void ContractChecker::checkCombined(tile::StoreOp k, tile::StoreOp r) {
 
   // The increments agree at equal loop values.
   reset();
-  auto pair = std::make_unique<FoldPair>(FoldPair{
+  auto pair = std::make_unique<FoldPair>(
       kf->loop, rf->loop,
       meet && inLoop(km, ki, kf->loop, kv) && inLoop(rm, ri, rf->loop, rv) &&
           kv == rv,
-      {}, {}, nextScope++, true});
+      nextScope++, true);
   Scope body{pair->bodyHyp, {pair.get()}, pair->id};
   bool same;
   if (auto kd = kf->increment.getDefiningOp<tile::DotOp>()) {

@@ -271,6 +271,53 @@ def TileTag_ReductionStepOp : TileTag_TransformOp<"reduction_step", [
   }];
 }
 
+def TileTag_UnrollOp : TileTag_TransformOp<"unroll", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "unrolls a plain kernel's loop, with a remainder loop";
+  let description = [{
+    Unrolls an `scf.for` of a plain kernel (steps of 1) by `factor`: an
+    unrolled loop runs the first `T - T mod factor` of the loop's T steps,
+    `factor` per step, its body `factor` copies of the old body (copy j at
+    induction value `i + j`, starting from copy j - 1's results); the old
+    loop stays as the remainder loop, from where the unrolled loop stops to
+    the old upper bound, starting from the unrolled loop's results. Where T
+    is a constant multiple of `factor`, there is no remainder loop. The
+    copies in one step give the lowering independent loads to overlap (the
+    steps of a row loop of softmax or layernorm).
+
+    Invariants instantiated: none; the steps run in their old order. The
+    contract checker relates step n of the unrolled loop to the reference's
+    steps `factor * n + j` (copy j) and the remainder loop's step n to step
+    `factor * T' + n`, T' the unrolled loop's trip count, by induction over
+    the steps from the reference's initial values, and proves that the two
+    loops together run exactly the reference's steps (docs/Language.md,
+    "Unrolled loops").
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not an
+    `scf.for` in a `tile.kernel`; the kernel has a schedule or shared
+    memory already; the loop's step is not 1; or its body contains a `tag`
+    op (tags and assertions speak of one step: unroll the plain loop). The
+    factor is between 2 and 16. Otherwise the loop is rewritten, the
+    kernel's proof stamps dropped, and the result handle points to the
+    unrolled loop.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntMinValue<2>, IntMaxValue<16>]>:$factor);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target `factor` `(` $factor `)` attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def TileTag_RasterizeOp : TileTag_TransformOp<"rasterize", [
     FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
     MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
