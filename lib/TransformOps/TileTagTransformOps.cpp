@@ -1252,8 +1252,9 @@ DiagnosedSilenceableFailure tiletag::UnrollOp::applyToOne(
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
   Value steps = rewriter.createOrFold<arith::SubIOp>(
       loc, rewriter.createOrFold<arith::MaxSIOp>(loc, ub, lb), lb);
-  SmallVector<Value> offsets; // copy j's offset from the induction value
-  for (int64_t j = 0; j <= factor; ++j)
+  // Copy j runs at the induction value + j (copy 0 at the value itself).
+  SmallVector<Value> offsets{Value()};
+  for (int64_t j = 1; j <= factor; ++j)
     offsets.push_back(indexConstant(rewriter, loc, j));
   Value rest = rewriter.createOrFold<arith::RemSIOp>(loc, steps,
                                                      offsets[factor]);

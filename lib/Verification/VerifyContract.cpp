@@ -14,8 +14,11 @@
 // masks) must be equal element by element, which Z3 proves; loads must read
 // the same elements of the same operand with the same padding, through
 // shared-memory slots back to the tile.copy that filled them; loop results
-// are folds whose trip counts are equal and whose n-th iterations compute
-// the same thing from the same carried values (induction on n).
+// are folds whose steps compute the same thing from the same carried values
+// (induction on the step), the kernel's loops running the reference loop's
+// steps in order, each once: one loop step per reference step, or several
+// (an unrolled loop), in one loop or in loops that continue one another (a
+// remainder loop).
 // A `combine add` store adds its fold into memory: the kernel's adds to one
 // block, over all programs, must together sum every step of the reference's
 // fold exactly once.
@@ -774,16 +777,17 @@ private:
     if (whole && !f->wholeClaimed) {
       f->wholeClaimed = true;
       Side rs{rm, ri};
-      std::string what =
-          f->prev || f->copies > 1
-              ? "this loop (with the loops it continues, " +
-                    std::to_string(f->copies) +
-                    " reference steps per step) runs another number of "
-                    "steps in all than the reference's loop (" +
-                    lineOf(rLoop) + ")"
-              : "the loop runs another number of iterations than the "
-                "reference's loop (" +
-                    lineOf(rLoop) + ")";
+      std::string what = "the loop";
+      if (f->copies > 1)
+        what += ", unrolled " + std::to_string(f->copies) + " times,";
+      if (f->prev)
+        what += " with the loops it continues";
+      what += f->prev || f->copies > 1
+                  ? " runs another number of steps in all than the "
+                    "reference's loop ("
+                  : " runs another number of iterations than the "
+                    "reference's loop (";
+      what += lineOf(rLoop) + ")";
       claims.push_back({s.hyp, end(*f) == tripCount(rs, rLoop), what, kLoop,
                         rLoop});
     }

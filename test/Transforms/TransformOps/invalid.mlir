@@ -973,3 +973,103 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// unroll: a loop already stepping by 2 (an unrolled loop, say).
+tile.kernel @step_two(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 512], grid = [N ceildiv 512], shapes = [X = [N], Y = [N]]>} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  scf.for %j = %c0 to %c4 step %c2 {
+    %t = tile.load %X[%j] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+    tile.store %t, %Y[%j] : tensor<128xf32> -> memref<?xf32>
+  }
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the loop's step must be 1}}
+    %u = transform.tiletag.unroll %l factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// unroll: an assertion in the body speaks of one step.
+tile.kernel @asserted(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 512], grid = [N ceildiv 512], shapes = [X = [N], Y = [N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %j = %c0 to %c4 step %c1 {
+    tag.assert_range %j in [%c0, %c4), "a block of the row" : index
+    %t = tile.load %X[%j] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+    tile.store %t, %Y[%j] : tensor<128xf32> -> memref<?xf32>
+  }
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the loop's body contains 'tag.assert_range' (tags and assertions speak of one step): unroll the plain loop}}
+    %u = transform.tiletag.unroll %l factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// unroll: a staged kernel (shared memory) is unrolled before staging.
+tile.kernel @staged_loop(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 512], grid = [N ceildiv 512], shapes = [X = [N], Y = [N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %buf = tile.alloc_shared : memref<1x128xf32, 3>
+  scf.for %j = %c0 to %c4 step %c1 {
+    tile.copy %X[%j] -> %buf[%c0] padding(0.0 : f32) : memref<?xf32> -> memref<1x128xf32, 3>
+    %t = tile.read %buf[%c0] : memref<1x128xf32, 3> -> tensor<128xf32>
+    tile.store %t, %Y[%j] : tensor<128xf32> -> memref<?xf32>
+  }
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@staged_loop uses shared memory; unroll the loop of the plain kernel}}
+    %u = transform.tiletag.unroll %l factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// unroll: the handle points to a kernel, not a loop.
+tile.kernel @not_a_loop(%X: memref<?xf32> {tile.name = "X"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 128], grid = [N ceildiv 128], shapes = [X = [N]]>} {
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expects an scf.for, got 'tile.kernel'}}
+    %u = transform.tiletag.unroll %k factor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// unroll: at most 16 copies of a body.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{'transform.tiletag.unroll' op attribute 'factor' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 2 whose maximum value is 16}}
+    %u = transform.tiletag.unroll %l factor(17) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
