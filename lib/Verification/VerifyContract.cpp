@@ -43,8 +43,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringSet.h"
 
-#include <map>
 #include <functional>
+#include <map>
 #include <set>
 
 using namespace mlir;
@@ -767,7 +767,8 @@ private:
   /// Loop results: the kernel's loop, with the loops it continues, runs the
   /// reference loop's steps in order, each once, from equal initial values;
   /// each copy of its body computes the reference's step from equal carried
-  /// values (induction on the step).
+  /// values (induction on the step). `whole`: the result stands for the
+  /// reference loop's result (not for the state a later loop continues).
   bool matchFold(scf::ForOp kLoop, unsigned p, scf::ForOp rLoop, unsigned q,
                  Scope &s, bool whole = true) {
     if (whole)
@@ -806,7 +807,7 @@ private:
       init.window = window;
       // The value the loop starts from: the result of the loop it
       // continues, or the reference's initial value.
-      if (auto c = continued(kLoop, kp)) {
+      if (auto c = continues(kLoop, kp, rLoop, rq)) {
         FoldPair *pf = foldPair(c->first, c->second, rLoop, rq, init);
         if (pf != f->prev)
           claims.push_back({s.hyp, end(*pf) == f->base,
@@ -849,7 +850,7 @@ private:
     if (auto it = foldPairs.find(key); it != foldPairs.end())
       return it->second.get();
     FoldPair *prev = nullptr;
-    if (auto c = continued(kLoop, p))
+    if (auto c = continues(kLoop, p, rLoop, q))
       prev = foldPair(c->first, c->second, rLoop, q, s);
     Side ks = kernelSide(kLoop), rs{rm, ri};
     unsigned id = nextScope++;
@@ -926,6 +927,16 @@ private:
     if (!prev || prev.getUpperBound() != loop.getLowerBound())
       return std::nullopt;
     return std::make_pair(prev, llvm::cast<OpResult>(init).getResultNumber());
+  }
+
+  /// The kernel loop whose steps before kLoop's run the first of rLoop's
+  /// steps, or nothing. Where the reference's loop continues a loop too, the
+  /// two splits are taken to correspond (loop by loop) instead.
+  static std::optional<std::pair<scf::ForOp, unsigned>>
+  continues(scf::ForOp kLoop, unsigned p, scf::ForOp rLoop, unsigned q) {
+    if (continued(rLoop, q))
+      return std::nullopt;
+    return continued(kLoop, p);
   }
 
   /// How many of the reference loop's steps one step of the kernel's loop
