@@ -110,6 +110,22 @@ targetLoop(Operation *target, bool unscheduled, std::string &why) {
   return std::make_pair(loop, kernel);
 }
 
+/// A loop rewrite's loop in a plain kernel (no schedule, no shared memory),
+/// or a reason, ending in `advice` where the kernel is staged already.
+static FailureOr<std::pair<scf::ForOp, tile::KernelOp>>
+targetPlainLoop(Operation *target, StringRef advice, std::string &why) {
+  auto found = targetLoop(target, /*unscheduled=*/true, why);
+  if (failed(found))
+    return failure();
+  bool hasShared = false;
+  found->second.walk([&](tile::AllocSharedOp) { hasShared = true; });
+  if (!hasShared)
+    return found;
+  why = "@" + found->second.getSymName().str() + " uses shared memory; " +
+        advice.str();
+  return failure();
+}
+
 //===----------------------------------------------------------------------===//
 // VerifyOp
 //===----------------------------------------------------------------------===//
@@ -1163,19 +1179,15 @@ DiagnosedSilenceableFailure tiletag::ReductionStepOp::applyToOne(
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
   std::string why;
-  auto found = targetLoop(target, /*unscheduled=*/true, why);
+  auto found =
+      targetPlainLoop(target, "widen the reduction step of the plain kernel",
+                      why);
   if (failed(found))
     return emitSilenceableError() << why;
   scf::ForOp loop = found->first;
   tile::KernelOp kernel = found->second;
   int64_t factor = getFactor();
   StringRef name = kernel.getSymName();
-  bool hasShared = false;
-  kernel.walk([&](tile::AllocSharedOp) { hasShared = true; });
-  if (hasShared)
-    return emitSilenceableError() << "@" << name << " uses shared memory; "
-                                  << "widen the reduction step of the plain "
-                                     "kernel";
   if (!isConstantIntValue(loop.getLowerBound(), 0))
     return emitSilenceableError()
            << "the loop must run from 0 (over block indices)";
@@ -1222,18 +1234,13 @@ DiagnosedSilenceableFailure tiletag::UnrollOp::applyToOne(
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
   std::string why;
-  auto found = targetLoop(target, /*unscheduled=*/true, why);
+  auto found =
+      targetPlainLoop(target, "unroll the loop of the plain kernel", why);
   if (failed(found))
     return emitSilenceableError() << why;
   scf::ForOp loop = found->first;
   tile::KernelOp kernel = found->second;
   int64_t factor = getFactor();
-  bool hasShared = false;
-  kernel.walk([&](tile::AllocSharedOp) { hasShared = true; });
-  if (hasShared)
-    return emitSilenceableError() << "@" << kernel.getSymName()
-                                  << " uses shared memory; unroll the loop "
-                                     "of the plain kernel";
   Operation *tagged = nullptr;
   loop.getBody()->walk([&](Operation *op) {
     if (!tagged && llvm::isa<tag::TagDialect>(op->getDialect()))
