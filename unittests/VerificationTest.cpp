@@ -10,6 +10,7 @@
 #include "TileTag/Verification/Prover.h"
 #include "TileTag/Verification/SymbolicModel.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -340,3 +341,40 @@ TEST(NonlinearAbstractionTest, ProverAnswersForTheExactFormula) {
 }
 
 } // namespace
+
+// Values known not to be negative are read as unsigned without a case
+// split: a loop's induction variable less the lower bound it counts up
+// from is one; other differences are not.
+TEST(NonNegativeTest, IterationOffsets) {
+  MLIRContext context;
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  context.appendDialectRegistry(registry);
+  constexpr StringLiteral text = R"mlir(
+    tile.kernel @k(%X: memref<?xf32> {tile.name = "X"}) grid(1) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %p = tile.program_id 0
+      %n = memref.dim %X, %c0 : memref<?xf32>
+      %lb = arith.minui %p, %n : index
+      scf.for %i = %lb to %n step %c1 {
+        %offset = arith.subi %i, %lb {name = "offset"} : index
+        %other = arith.subi %i, %n {name = "other"} : index
+        %back = arith.subi %lb, %i {name = "back"} : index
+      }
+      tile.return
+    })mlir";
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  ASSERT_TRUE(module);
+  auto kernel = *module->getOps<tile::KernelOp>().begin();
+  z3::context ctx;
+  SymbolicModel model(kernel, ctx);
+  std::map<std::string, bool> seen;
+  kernel.walk([&](arith::SubIOp sub) {
+    auto name = sub->getAttrOfType<StringAttr>("name");
+    seen[name.str()] = model.nonNegative(sub);
+  });
+  EXPECT_TRUE(seen.at("offset"));
+  EXPECT_FALSE(seen.at("other"));
+  EXPECT_FALSE(seen.at("back"));
+}

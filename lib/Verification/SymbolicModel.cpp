@@ -263,6 +263,17 @@ bool SymbolicModel::nonNegative(Value v) {
               return nonNegative(op->getOperand(0)) ||
                      nonNegative(op->getOperand(1));
             })
+            // A loop's iteration offset: the induction variable less the
+            // lower bound it counts up from.
+            .Case<arith::SubIOp>([&](Operation *) {
+              auto iv = llvm::dyn_cast<BlockArgument>(op->getOperand(0));
+              auto loop = iv ? llvm::dyn_cast<scf::ForOp>(
+                                   iv.getOwner()->getParentOp())
+                             : scf::ForOp();
+              return loop && iv == loop.getInductionVar() &&
+                     !loop.getUnsignedCmp() &&
+                     op->getOperand(1) == loop.getLowerBound();
+            })
             .Case<arith::RemUIOp>(
                 [&](Operation *) { return nonNegative(op->getOperand(1)); })
             .Case<arith::RemSIOp>(

@@ -191,6 +191,10 @@ public:
   z3::expr lastWrite(Operation *w, Instance &iw, ArrayRef<Operation *> writers,
                      Operation *reader, ValueRange slots, Instance &ir);
 
+  /// True if `v` is never negative as a signed value, by its definition
+  /// (where it is defined): its unsigned reading needs no case split.
+  bool nonNegative(Value v);
+
 private:
   z3::expr symbol(const std::string &name, Symbol::Kind kind,
                   bool isBool = false);
@@ -206,8 +210,6 @@ private:
   z3::expr signedView(Value v, const z3::expr &e);
   /// Two's complement wrap-around of a mathematical value to `width` bits.
   z3::expr wrap(const z3::expr &e, unsigned width);
-  /// True if `v` is never negative as a signed value, by its definition.
-  bool nonNegative(Value v);
   /// Records that `cond` must hold where the op of `value` executes.
   void require(Operation *op, Instance &inst, const z3::expr &cond,
                const Twine &what);
