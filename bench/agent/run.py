@@ -4,7 +4,7 @@ assembled and estimated) per minute, with --jobs 1 and --jobs 2, and the
 share of candidates rejected, by reason.
 
 usage: run.py BUILD [--kernel examples/naive/gemm.mlir] [--size ...]
-              [--budget N] [--seed S] [--jobs 1,2]"""
+              [--budget N] [--seed S] [--jobs 1,2] [--rlimit N]"""
 
 import argparse
 import collections
@@ -26,6 +26,7 @@ def main():
     ap.add_argument("--budget", type=int, default=24)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", default="1,2")
+    ap.add_argument("--rlimit", type=int, help="passed to tiletag-agent")
     args = ap.parse_args()
     agent = os.path.join(args.build, "bin", "tiletag-agent")
     print("kernel %s at %s, budget %d, seed %d, %d CPUs" % (
@@ -39,7 +40,8 @@ def main():
             start = time.perf_counter()
             proc = subprocess.run([agent, args.kernel, "--size", args.size,
                                    "--budget", str(args.budget), "--seed", str(args.seed),
-                                   "--jobs", str(jobs), "--out", out],
+                                   "--jobs", str(jobs), "--out", out]
+                                  + (["--rlimit", str(args.rlimit)] if args.rlimit else []),
                                   capture_output=True, text=True)
             wall = time.perf_counter() - start
             if not os.path.exists(os.path.join(out, "report.json")):

@@ -204,6 +204,7 @@ class Run:
                 "size": self.size, "scalars": self.scalars,
                 "check_sizes": self.check_sizes, "seed": seed,
                 "calibration": self.args.calibration,
+                "rlimit": self.args.rlimit,
                 "timeout": self.args.timeout}
 
     def llm_candidate(self):
@@ -353,6 +354,11 @@ def _main(argv=None):
                     "model's estimate of KERNEL at --size")
     ap.add_argument("--json", action="store_true", help="with --estimate: JSON output")
     ap.add_argument("--timeout", type=int, default=300, help="seconds per tool run")
+    ap.add_argument("--rlimit", type=int, help="Z3 resources per query when verifying "
+                    "a candidate (deterministic, unlike --timeout); a candidate with a "
+                    "query past it is rejected as verify:unknown, never reported. "
+                    "Lower it to drop hard-to-prove candidates sooner (default: the "
+                    "verifier's own limit)")
     ap.add_argument("--llm-url", default=os.environ.get("TILETAG_LLM_URL"),
                     help="OpenAI-compatible endpoint (or TILETAG_LLM_URL); key from "
                     "TILETAG_LLM_KEY or OPENAI_API_KEY")
@@ -367,8 +373,8 @@ def _main(argv=None):
     if args.target not in TARGETS:
         raise SystemExit("tiletag-agent: unsupported target '%s' (supported: %s)"
                          % (args.target, ", ".join(TARGETS)))
-    for flag in ("budget", "jobs", "batch", "llm_every", "timeout"):
-        if getattr(args, flag) < 1:
+    for flag in ("budget", "jobs", "batch", "llm_every", "timeout", "rlimit"):
+        if getattr(args, flag) is not None and getattr(args, flag) < 1:
             raise SystemExit("tiletag-agent: --%s must be at least 1" % flag.replace("_", "-"))
     if args.estimate:
         return estimate(args, find_tools(args, needed=("opt",)))

@@ -78,8 +78,9 @@ def _run(cmd, timeout):
 def evaluate(task):
     """task: dict with module (text), kernel, script (text), opt, run,
     ptxas (paths), chip, size (dict for the estimate), check_sizes (list of
-    dicts), scalars (dict), seed (int), calibration (path or ""),
-    timeout (s). Returns the attempt record."""
+    dicts), scalars (dict), seed (int), calibration (path or ""), rlimit
+    (Z3 resources per query, or None: the verifier's), timeout (s).
+    Returns the attempt record."""
     result = {"status": "rejected", "reason": None, "message": "",
               "obligation": None, "times": {}, "score": None}
     t = task["timeout"]
@@ -118,8 +119,10 @@ def evaluate(task):
             return reject("apply", classify_apply(msg), msg, s)
         result["times"]["apply"] = round(s, 3)
 
-        rc, sout, err, s = _run([task["opt"], "--tiletag-verify=format=json", out,
-                                 "-o", proved], t)
+        verify = "--tiletag-verify=format=json"
+        if task.get("rlimit"):
+            verify += " rlimit=%d" % task["rlimit"]
+        rc, sout, err, s = _run([task["opt"], verify, out, "-o", proved], t)
         if rc is None or rc < 0:
             return crashed("verify", rc, err, s)
         if rc != 0:
