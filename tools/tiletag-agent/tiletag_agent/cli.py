@@ -47,8 +47,9 @@ def atomic_write(path, text):
 
 
 class Run:
-    def __init__(self, args, tools, recipes, module, name, facts):
+    def __init__(self, args, tools, recipes, module, name, facts, scope):
         self.args = args
+        self.scope = scope
         self.tools = tools
         self.recipes = {r.name: r for r in recipes}
         self.module = module
@@ -198,7 +199,8 @@ class Run:
                          % (len(self.attempts), path))
 
     def task(self, script, seed):
-        return {"module": self.module, "kernel": self.kernel, "script": script,
+        return {"module": self.module, "kernel": self.kernel, "scope": self.scope,
+                "script": script,
                 "opt": self.tools["opt"], "run": self.tools["run"],
                 "ptxas": self.tools["ptxas"], "chip": self.args.target,
                 "size": self.size, "scalars": self.scalars,
@@ -404,7 +406,15 @@ def _main(argv=None):
         sys.stderr.write(proc.stderr)
         raise SystemExit("tiletag-agent: @%s does not verify as given; fix it first" % name)
 
-    run = Run(args, tools, usable, module, name, facts)
+    # What scripts must leave as it is, as tiletag-opt prints it (and so
+    # prints a candidate).
+    proc = subprocess.run([tools["opt"], os.path.join(args.out, "input.mlir")],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr)
+        raise SystemExit("tiletag-agent: tiletag-opt could not print @%s" % name)
+    run = Run(args, tools, usable, module, name, facts,
+              kernels.scope(proc.stdout, name))
     run.resume()
     interrupted = False
     try:

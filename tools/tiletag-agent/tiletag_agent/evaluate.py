@@ -2,7 +2,8 @@
 worker or on a Dask worker: a task (the kernel's module, the script, tool
 paths and options) in; a verdict, artifacts, step times and a score out.
 Steps, each of which can reject: apply the script with the transform
-interpreter, verify (tags, contract, schedule), run the CPU oracle at ragged
+interpreter (it may rewrite the kernel and add kernels, nothing else: the
+contract stays as it was), verify (tags, contract, schedule), run the CPU oracle at ragged
 sizes on fresh random inputs against the workload's float64 reference, lower
 to PTX, assemble with ptxas (registers, spills), estimate the time."""
 
@@ -12,6 +13,8 @@ import re
 import subprocess
 import tempfile
 import time
+
+from . import kernel as kernels
 
 # Reasons a candidate is rejected (recipes name them in [repair]).
 WAIT_RE = re.compile(r"wait_group|wait depth|wait_depth|retires", re.I)
@@ -76,7 +79,8 @@ def _run(cmd, timeout):
 
 
 def evaluate(task):
-    """task: dict with module (text), kernel, script (text), opt, run,
+    """task: dict with module (text), kernel, scope (kernel.scope of the
+    module as tiletag-opt prints it), script (text), opt, run,
     ptxas (paths), chip, size (dict for the estimate), check_sizes (list of
     dicts), scalars (dict), seed (int), calibration (path or ""), rlimit
     (Z3 resources per query, or None: the verifier's), timeout (s).
@@ -117,6 +121,10 @@ def evaluate(task):
         if rc != 0:
             msg = first_error(err)
             return reject("apply", classify_apply(msg), msg, s)
+        with open(out) as f:
+            why = kernels.out_of_scope(f.read(), task["scope"])
+        if why:
+            return reject("apply", "scope", why, s)
         result["times"]["apply"] = round(s, 3)
 
         verify = "--tiletag-verify=format=json"

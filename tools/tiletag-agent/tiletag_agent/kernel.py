@@ -68,11 +68,49 @@ def kernels_in(text):
     return out
 
 
+CONTRACT_RE = re.compile(r"tag\.contract\s*=\s*@([\w$.]+)")
+CHECK_RE = re.compile(r'\bcheck\s*=\s*"(\w+)"')
+
+
+def scope(printed, name):
+    """What a candidate's script must leave as it is, from the module as
+    tiletag-opt prints it: every kernel but @name, verbatim (the contract a
+    proof relates @name to, and anything else the module holds), and what
+    @name names as its contract and as its oracle workload."""
+    kernels = kernels_in(printed)
+    target = kernels[name][2]
+    return {"kernel": name,
+            "others": {k: v[2] for k, v in kernels.items() if k != name},
+            "contract": CONTRACT_RE.findall(target),
+            "check": CHECK_RE.findall(target)}
+
+
+def out_of_scope(printed, expected):
+    """Why a candidate module breaks `expected` (see scope), or None. A
+    proof against a contract the script rewrote, or without one, would not
+    pin down what the kernel computes."""
+    kernels = kernels_in(printed)
+    name = expected["kernel"]
+    if name not in kernels:
+        return "the script removed @%s" % name
+    for other, text in expected["others"].items():
+        if other not in kernels:
+            return "the script removed @%s; a script may rewrite only @%s" % (other, name)
+        if kernels[other][2] != text:
+            return "the script changed @%s; a script may rewrite only @%s" % (other, name)
+    target = kernels[name][2]
+    if CONTRACT_RE.findall(target) != expected["contract"]:
+        return "the script changed the contract of @%s (tag.contract)" % name
+    if CHECK_RE.findall(target) != expected["check"]:
+        return "the script changed the oracle workload of @%s (check)" % name
+    return None
+
+
 def facts(kernel_text):
     """What recipes' preconditions test."""
     ops = set(re.findall(r"\b((?:tile|schedule|tag|scf|arith|math)\.[a-z_.]+?)\b(?=[\s(%@\"<:]|$)",
                          kernel_text))
-    check = re.search(r'check\s*=\s*"(\w+)"', kernel_text)
+    check = CHECK_RE.search(kernel_text)
     grid = re.search(r"\bgrid\((\d)\)", kernel_text)
     sizes = re.search(r"sizes\s*=\s*\[([^\]]*)\]", kernel_text)
     size_defaults = {}
@@ -95,7 +133,7 @@ def extract(text, name=None):
     kernels = kernels_in(text)
     if not kernels:
         raise KernelError("no tile.kernel in the input")
-    contracts = set(re.findall(r"tag\.contract\s*=\s*@([\w$.]+)", text))
+    contracts = set(CONTRACT_RE.findall(text))
     if name is None:
         candidates = [k for k in kernels if k not in contracts]
         if not candidates:
@@ -112,7 +150,7 @@ def extract(text, name=None):
             continue
         keep.append(k)
         body = kernels[k][2]
-        todo += re.findall(r"tag\.contract\s*=\s*@([\w$.]+)", body)
+        todo += CONTRACT_RE.findall(body)
         then = re.search(r"then\s*=\s*\[([^\]]*)\]", body)
         if then:
             todo += re.findall(r"@([\w$.]+)", then.group(1))
