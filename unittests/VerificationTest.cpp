@@ -340,6 +340,42 @@ TEST(NonlinearAbstractionTest, ProverAnswersForTheExactFormula) {
   EXPECT_EQ(xv * yv, 12);
 }
 
+/// Loop bounds generalized: a claim about iterations that holds for any
+/// bounds is proved with fresh constants for them; one that needs their
+/// values falls back to the formula, and its counterexample is real.
+TEST(GeneralizationTest, OnlyAProofCountsForGeneralizedBounds) {
+  z3::context ctx;
+  z3::expr pid = ctx.int_const("pid"), chunk = ctx.int_const("chunk"),
+           n = ctx.int_const("n"), iv = ctx.int_const("iv");
+  z3::expr lb = z3::ite(pid * chunk <= n, pid * chunk, n);
+  z3::expr ub = z3::ite(lb + chunk <= n, lb + chunk, n);
+  z3::expr domain = pid >= 0 && chunk >= 1 && n >= 0 && iv >= lb && iv < ub;
+  std::vector<z3::expr> bounds{lb, ub};
+  Prover prover(ctx, 10000000, "", "");
+  // Holds for any bounds: the iteration offset is below the trip count.
+  z3::expr offset = iv - lb < ub - lb && iv - lb >= 0;
+  Verdict general = prover.check(domain && !offset, "offset", {}, bounds);
+  EXPECT_EQ(general.kind, Verdict::Unsat);
+  // ... for less than the formula itself costs (resources, deterministic).
+  Verdict plain = prover.check(domain && !offset, "offset");
+  EXPECT_EQ(plain.kind, Verdict::Unsat);
+  EXPECT_LT(general.resources, plain.resources);
+  // Needs the bounds' values (a chunk never starts past n); still proved.
+  Verdict exact = prover.check(domain && !(lb <= n), "start", {}, bounds);
+  EXPECT_EQ(exact.kind, Verdict::Unsat);
+  // False: a counterexample of the formula itself, not of fresh bounds.
+  Verdict wrong =
+      prover.check(domain && !(iv < chunk), "first chunk", {pid}, bounds);
+  ASSERT_EQ(wrong.kind, Verdict::Sat);
+  int64_t p = 0, c = 0, v = 0, m = 0;
+  ASSERT_TRUE(wrong.model->eval(pid, true).is_numeral_i64(p));
+  ASSERT_TRUE(wrong.model->eval(chunk, true).is_numeral_i64(c));
+  ASSERT_TRUE(wrong.model->eval(iv, true).is_numeral_i64(v));
+  ASSERT_TRUE(wrong.model->eval(n, true).is_numeral_i64(m));
+  int64_t start = std::min(p * c, m), stop = std::min(start + c, m);
+  EXPECT_TRUE(start <= v && v < stop && v >= c);
+}
+
 } // namespace
 
 // Values known not to be negative are read as unsigned without a case

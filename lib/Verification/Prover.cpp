@@ -657,16 +657,56 @@ mlir::tiletag::verify::abstractNonlinear(const z3::expr &formula) {
 }
 
 Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
-                      const std::vector<z3::expr> &minimal) {
+                      const std::vector<z3::expr> &minimal,
+                      const std::vector<z3::expr> &generalizable) {
   auto start = std::chrono::steady_clock::now();
   ++queries;
+  std::optional<Verdict> found;
+  uint64_t generalizedResources = 0;
+  // The nonlinear terms among `generalizable` become fresh constants: a
+  // formula true for every value of them is true for theirs. Only a proof
+  // counts there (a model may give them values they never take); the
+  // formula itself decides the rest.
+  z3::expr_vector from(ctx), to(ctx);
+  for (const z3::expr &t : generalizable)
+    if (isNonlinear(t) && !hasQuantifier(t)) {
+      from.push_back(t);
+      to.push_back(ctx.constant(
+          ("generalized#" + std::to_string(to.size())).c_str(), t.get_sort()));
+    }
+  if (!from.empty()) {
+    z3::expr general = z3::expr(formula).substitute(from, to);
+    if (!z3::eq(general, formula)) {
+      Verdict v = decide(general, what, {}, resourceLimit / 8, "-generalized");
+      if (v.kind == Verdict::Unsat)
+        found = std::move(v);
+      else
+        generalizedResources = v.resources;
+    }
+  }
+  if (!found)
+    found = decide(formula, what, minimal, resourceLimit, "");
+  Verdict verdict = std::move(*found);
+  verdict.resources += generalizedResources;
+  resources += verdict.resources;
+  lastResources = verdict.resources;
+  maxResources = std::max(maxResources, verdict.resources);
+  millis += std::chrono::duration<double, std::milli>(
+                std::chrono::steady_clock::now() - start)
+                .count();
+  return verdict;
+}
+
+Verdict Prover::decide(const z3::expr &formula, llvm::StringRef what,
+                       const std::vector<z3::expr> &minimal,
+                       uint64_t budget, llvm::StringRef suffix) {
   auto toText = [&](const z3::expr &f) {
     // SMT-LIB text without a solver: making one costs ~15 ms.
     return std::string(Z3_benchmark_to_smtlib_string(
         ctx, "", "", "unknown", "", 0, nullptr, f));
   };
   std::string text = toText(formula);
-  dump(what, text, "");
+  dump(what, text, suffix);
   // Nonlinear subterms abstracted (see abstractNonlinear): an unsat answer
   // there is a proof. A model of the abstraction is a candidate: with the
   // constants of the nonlinear terms fixed to its values the formula is
@@ -719,8 +759,8 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
         z3::expr(abstraction.prepared).substitute(inputs, values).simplify() &&
         fixedInputs;
     std::string instance = toText(fixed);
-    dump(what, instance, "-instance");
-    Verdict v = attempt(fixed, instance, resourceLimit / 4);
+    dump(what, instance, suffix.str() + "-instance");
+    Verdict v = attempt(fixed, instance, budget / 4);
     if (v.kind == Verdict::Sat)
       return v;
     return std::nullopt;
@@ -736,8 +776,9 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
       z3::expr linear = abstraction.facts && lemmas && abstraction.formula;
       std::string linearText = toText(linear);
       dump(what, abstraction.legend + linearText,
-           round ? "-abstracted-" + std::to_string(round) : "-abstracted");
-      Verdict v = attempt(linear, linearText, resourceLimit / 2);
+           suffix.str() + (round ? "-abstracted-" + std::to_string(round)
+                                 : "-abstracted"));
+      Verdict v = attempt(linear, linearText, budget / 2);
       if (v.kind == Verdict::Unsat)
         return v;
       if (v.kind != Verdict::Sat)
@@ -762,7 +803,7 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
   std::optional<Verdict> found;
   if (abstraction.changed) {
     if (abstraction.quantified) {
-      Verdict quick = attempt(formula, text, resourceLimit / 64);
+      Verdict quick = attempt(formula, text, budget / 64);
       if (quick.kind != Verdict::Unknown)
         found = std::move(quick);
     }
@@ -770,15 +811,8 @@ Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
       found = throughAbstraction();
   }
   if (!found)
-    found = attempt(formula, text, resourceLimit);
-  Verdict verdict = std::move(*found);
-  resources += verdict.resources;
-  lastResources = verdict.resources;
-  maxResources = std::max(maxResources, verdict.resources);
-  millis += std::chrono::duration<double, std::milli>(
-                std::chrono::steady_clock::now() - start)
-                .count();
-  return verdict;
+    found = attempt(formula, text, budget);
+  return std::move(*found);
 }
 
 void Prover::recordProof(Operation *op, const llvm::Twine &what) {

@@ -220,11 +220,25 @@ private:
     return "a buffer";
   }
 
+  /// The bounds of the loops around each point. What the schedule must
+  /// guarantee holds for any bounds, so the prover may try a claim with
+  /// them generalized (split-k's `pid * chunk` bounds make Z3 split cases).
+  std::vector<z3::expr>
+  loopBounds(ArrayRef<std::pair<Operation *, Instance *>> points) {
+    std::vector<z3::expr> bounds;
+    for (auto [op, inst] : points)
+      for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+           loop = loop->getParentOfType<scf::ForOp>())
+        for (Value bound : {loop.getLowerBound(), loop.getUpperBound()})
+          bounds.push_back(model.term(bound, *inst));
+    return bounds;
+  }
+
   bool prove(Operation *op, const z3::expr &facts, const z3::expr &claim,
              const Twine &what,
              ArrayRef<std::pair<Operation *, Instance *>> points) {
-    Verdict v =
-        prover.check(facts && !claim, what.str(), model.minimalOrder(points));
+    Verdict v = prover.check(facts && !claim, what.str(),
+                             model.minimalOrder(points), loopBounds(points));
     if (v.kind == Verdict::Unsat) {
       prover.recordProof(op, what);
       ++proved;

@@ -44,8 +44,15 @@ public:
 
   /// Checks `formula`; `what` heads the query in SMT-LIB dumps. A model
   /// (counterexample) is made minimal in the terms of `minimal`, in order.
+  /// `generalizable`: closed terms the claim should hold for whatever their
+  /// value (a loop's bounds, for a claim about its iterations). Those that
+  /// are nonlinear are replaced by fresh constants first, with an eighth of
+  /// the limit: Unsat there is a proof, and usually a much cheaper one
+  /// (`pid * chunk` bounds make Z3 split cases); anything else is decided
+  /// on `formula` itself.
   Verdict check(const z3::expr &formula, llvm::StringRef what,
-                const std::vector<z3::expr> &minimal = {});
+                const std::vector<z3::expr> &minimal = {},
+                const std::vector<z3::expr> &generalizable = {});
 
   /// Verdicts go to `log` (checkKernel's), as obligations of `checker`.
   void setLog(std::vector<ObligationVerdict> *log, llvm::StringRef checker) {
@@ -78,6 +85,12 @@ private:
     Default,      // Z3's default solver (quantified arithmetic: qsat, MBQI)
     Nonlinear,    // quantifier-free nonlinear integer arithmetic: nlsat
   };
+  /// check() without generalizing, within `budget` (the share of it each
+  /// attempt gets is as check() describes); `suffix` marks the dumped
+  /// queries.
+  Verdict decide(const z3::expr &formula, llvm::StringRef what,
+                 const std::vector<z3::expr> &minimal, uint64_t budget,
+                 llvm::StringRef suffix);
   /// Decides `text` (SMT-LIB) in a context of its own within `limit`.
   Verdict solve(const std::string &text, const std::vector<z3::expr> &minimal,
                 uint64_t limit, Engine engine);
