@@ -332,8 +332,9 @@ private:
                          std::optional<z3::model> &model) {
     Side ks = kernelSide(kop);
     std::pair<Operation *, Instance *> at[] = {{kop, &ks.inst}};
-    Verdict v =
-        prover.check(facts() && negated, what, ks.model.minimalOrder(at));
+    std::vector<z3::expr> bounds = loopBounds(kop, ks);
+    Verdict v = prover.check(facts() && negated, what,
+                             ks.model.minimalOrder(at), bounds);
     if (v.kind == Verdict::Unsat) {
       prover.recordProof(kop, what);
       ++proved;
@@ -409,6 +410,19 @@ private:
   }
 
   /// The side of a kernel op: the chain's second kernel, or this kernel.
+  /// The bounds of the loops of `kop`'s kernel, as `side` models them: a
+  /// claim that holds for any bounds is proved with them generalized first
+  /// (Prover::check), as a split-k chain's `pid * chunk` bounds make Z3
+  /// split cases.
+  std::vector<z3::expr> loopBounds(Operation *kop, Side &side) {
+    std::vector<z3::expr> bounds;
+    kop->getParentOfType<tile::KernelOp>().walk([&](scf::ForOp loop) {
+      for (Value bound : {loop.getLowerBound(), loop.getUpperBound()})
+        bounds.push_back(side.model.term(bound, side.inst));
+    });
+    return bounds;
+  }
+
   Side kernelSide(Operation *op) {
     if (reducer && op->getParentOfType<tile::KernelOp>() == follower)
       return {*reducer, ti};
