@@ -222,6 +222,7 @@ public:
     for (auto [arg, v] : scalars)
       set(arg, v);
     loops[nullptr].iterations = 1;
+    loopIndex = loops.find(nullptr) - loops.begin();
     return walkBlock(kernel.getBody().front());
   }
 
@@ -241,22 +242,42 @@ private:
   std::vector<std::pair<TileKey, double>> *tiles = nullptr;
   llvm::DenseMap<Value, llvm::APInt> ints;
   Operation *loop = nullptr;       // innermost loop being walked
+  size_t loopIndex = 0;            // its entry in `loops` (entries move)
   Operation *role = nullptr;       // innermost schedule.role
   std::optional<schedule::AsyncUnit> async;
   /// Ring slots read and prefetched in the current iteration.
   llvm::DenseSet<llvm::hash_code> slotsRead, slotsCopied;
-  /// exec::isScalarIntegerOp of each op walked: asked once per op, not once
-  /// per visit (a third of the estimate's time otherwise).
-  llvm::DenseMap<Operation *, bool> scalarIntegerOps;
 
-  bool isScalarIntegerOp(Operation *op) {
-    auto [it, inserted] = scalarIntegerOps.try_emplace(op, false);
+  /// What the walk does with an op, decided once per op: a block is walked
+  /// once per iteration of every program (millions of visits at 8192^3).
+  enum class Kind : uint8_t { IntegerConstant, Constant, ScalarInteger, Other };
+  struct Step {
+    Operation *op;
+    Kind kind;
+    llvm::APInt constant; // of an IntegerConstant
+  };
+  llvm::DenseMap<Block *, SmallVector<Step, 0>> steps;
+
+  ArrayRef<Step> stepsOf(Block &block) {
+    auto [it, inserted] = steps.try_emplace(&block);
     if (inserted)
-      it->second = exec::isScalarIntegerOp(op);
+      for (Operation &op : block) {
+        Step step{&op, Kind::Other, llvm::APInt()};
+        if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+          step.kind = Kind::Constant;
+          if (auto i = dyn_cast<IntegerAttr>(c.getValue())) {
+            step.kind = Kind::IntegerConstant;
+            step.constant = i.getValue();
+          }
+        } else if (exec::isScalarIntegerOp(&op)) {
+          step.kind = Kind::ScalarInteger;
+        }
+        it->second.push_back(std::move(step));
+      }
     return it->second;
   }
 
-  LoopCounts &counts() { return (*loops)[loop]; }
+  LoopCounts &counts() { return (loops->begin() + loopIndex)->second; }
 
   void assume(std::string text) {
     if (llvm::find(assumptions, text) == assumptions.end())
@@ -310,8 +331,8 @@ private:
   }
 
   LogicalResult walkBlock(Block &block) {
-    for (Operation &op : block)
-      if (failed(walk(op)))
+    for (const Step &step : stepsOf(block))
+      if (failed(walk(step)))
         return failure();
     return success();
   }
@@ -326,8 +347,10 @@ private:
       return mlir::emitError(forOp.getLoc(),
                              "cost model: the loop's step is not positive");
     Operation *outer = loop;
+    size_t outerIndex = loopIndex;
     loop = forOp;
-    (*loops)[forOp]; // a loop that runs no iteration still has its entry
+    // A loop that runs no iteration still has its entry.
+    loopIndex = loops->insert({forOp, LoopCounts()}).first - loops->begin();
     Block &body = *forOp.getBody();
     for (auto [arg, init] :
          llvm::zip(forOp.getRegionIterArgs(), forOp.getInitArgs()))
@@ -363,6 +386,7 @@ private:
       if (auto x = value(arg))
         set(result, *x);
     loop = outer;
+    loopIndex = outerIndex;
     return success();
   }
 
@@ -382,16 +406,18 @@ public:
   llvm::SmallPtrSet<Operation *, 4> prefetching;
 
 private:
-  LogicalResult walk(Operation &op) {
+  LogicalResult walk(const Step &step) {
+    Operation &op = *step.op;
     if (--budget < 0)
       return mlir::emitError(
           op.getLoc(), "cost model: too many operations to walk at these sizes");
-    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
-      if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-        ints[c] = i.getValue();
+    if (step.kind == Kind::IntegerConstant) {
+      ints[op.getResult(0)] = step.constant;
       return success();
     }
-    if (isScalarIntegerOp(&op)) {
+    if (step.kind == Kind::Constant)
+      return success();
+    if (step.kind == Kind::ScalarInteger) {
       SmallVector<llvm::APInt> operands;
       for (Value v : op.getOperands()) {
         auto it = ints.find(v);
