@@ -425,14 +425,6 @@ void Prover::dump(llvm::StringRef what, const std::string &text,
     os << "; " << what << "\n" << text;
 }
 
-std::unique_ptr<z3::context> Prover::freshContext() {
-  auto make = [] { return std::make_unique<z3::context>(); };
-  std::unique_ptr<z3::context> next =
-      spareContext.valid() ? spareContext.get() : make();
-  spareContext = std::async(std::launch::async, make);
-  return next;
-}
-
 Verdict Prover::solve(const std::string &text,
                       const std::vector<z3::expr> &minimal, uint64_t limit,
                       Engine engine) {
@@ -443,8 +435,10 @@ Verdict Prover::solve(const std::string &text,
   // time, so that a verdict is the same on a loaded or an idle machine.
   Verdict verdict{Verdict::Unknown, std::nullopt, "", 0};
   try {
-    std::unique_ptr<z3::context> context = freshContext();
-    z3::context &local = *context;
+    // Made here, on this thread: a context is ~17 MB that glibc hands to
+    // the next one (tiletag-opt keeps freed memory), where one made ahead
+    // on another thread kept a second context's pages alive and faulting.
+    z3::context local;
     auto chain = [&](std::initializer_list<const char *> names) {
       std::optional<z3::tactic> t;
       for (const char *name : names)

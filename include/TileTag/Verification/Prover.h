@@ -16,7 +16,6 @@
 
 #include <z3++.h>
 
-#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -94,11 +93,6 @@ private:
   /// Decides `text` (SMT-LIB) in a context of its own within `limit`.
   Verdict solve(const std::string &text, const std::vector<z3::expr> &minimal,
                 uint64_t limit, Engine engine);
-  /// A fresh Z3 context for the next query. Making one costs ~3 ms, a
-  /// fifth of a typical query: the next is made on another thread while
-  /// this one is solved. A fresh context is the same whenever it is made,
-  /// so verdicts do not change.
-  std::unique_ptr<z3::context> freshContext();
   /// Writes a query to the dump directory, if one is set.
   void dump(llvm::StringRef what, const std::string &text,
             llvm::StringRef suffix);
@@ -112,7 +106,6 @@ private:
   std::string dumpDir, dumpPrefix;
   unsigned queries = 0;
   double millis = 0;
-  std::future<std::unique_ptr<z3::context>> spareContext;
 };
 
 /// The directory of --tiletag-dump-smt, or "".
