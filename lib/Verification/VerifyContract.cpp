@@ -1515,9 +1515,12 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
     if (programMap)
       sizes = km.sizeSymbols();
     // The map names the program, and may name the loop values of the store
-    // too (a persistent kernel's tile loop).
+    // too (a persistent kernel's tile loop). Loop values it does not name
+    // are witnessed by the reference's, loop for loop (a row kernel's
+    // column loop), where the store sits in as many loops.
     size_t witnessed =
         programMap ? programMap.getValue().getNumResults() : grid;
+    std::vector<z3::expr> refLoopVars = rm.loopVars(r, ri);
     z3::expr byWitness = ctx.bool_val(false);
     bool haveWitness = false;
     for (tile::StoreOp k : kStores) {
@@ -1535,7 +1538,9 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
       }
       z3::expr covers = range && km.executes(k, inst) && sameElements(kb, rb);
       missed = missed && km.forAll(vars, !covers);
-      if (vars.size() != witnessed ||
+      bool byRefLoops = vars.size() == witnessed + refLoopVars.size() &&
+                        !refLoopVars.empty();
+      if ((vars.size() != witnessed && !byRefLoops) ||
           (!programMap && grid != ref.getGridAttr().getInt()))
         continue;
       // The witness's ids are functions of the reference's, substituted for
@@ -1557,6 +1562,11 @@ void ContractChecker::checkCoverage(ArrayRef<tile::StoreOp> kStores,
       }
       if (!follows)
         continue;
+      if (byRefLoops)
+        for (size_t i = 0; i < refLoopVars.size(); ++i) {
+          from.push_back(vars[witnessed + i]);
+          to.push_back(refLoopVars[i]);
+        }
       byWitness = byWitness || covers.substitute(from, to);
       haveWitness = true;
     }
