@@ -248,32 +248,87 @@ private:
   /// Ring slots read and prefetched in the current iteration.
   llvm::DenseSet<llvm::hash_code> slotsRead, slotsCopied;
 
-  /// What the walk does with an op, decided once per op: a block is walked
-  /// once per iteration of every program (millions of visits at 8192^3).
-  enum class Kind : uint8_t { IntegerConstant, Constant, ScalarInteger, Other };
+  /// What the walk does with an op, decided once per op, with the work it
+  /// adds on every visit where that does not depend on values: a block is
+  /// walked once per iteration of every program (millions of visits at
+  /// 8192^3).
+  enum class Kind : uint8_t {
+    IntegerConstant,
+    Constant,
+    ScalarInteger,
+    Dot,
+    Load,
+    Store,
+    Reduce,
+    Elementwise, // tile work the model counts per element, no regions
+    Other,
+  };
   struct Step {
     Operation *op;
-    Kind kind;
+    Kind kind = Kind::Other;
     llvm::APInt constant; // of an IntegerConstant
+    double flops = 0, cudaOps = 0, sfuOps = 0, bytes = 0;
   };
   llvm::DenseMap<Block *, SmallVector<Step, 0>> steps;
+
+  static Step stepOf(Operation &op) {
+    Step step{&op, Kind::Other, llvm::APInt()};
+    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+      step.kind = Kind::Constant;
+      if (auto i = dyn_cast<IntegerAttr>(c.getValue())) {
+        step.kind = Kind::IntegerConstant;
+        step.constant = i.getValue();
+      }
+    } else if (exec::isScalarIntegerOp(&op)) {
+      step.kind = Kind::ScalarInteger;
+    } else if (auto dot = dyn_cast<tile::DotOp>(op)) {
+      step.kind = Kind::Dot;
+      auto lhs = cast<ShapedType>(dot.getLhs().getType());
+      auto rhs = cast<ShapedType>(dot.getRhs().getType());
+      step.flops =
+          2.0 * lhs.getDimSize(0) * lhs.getDimSize(1) * rhs.getDimSize(1);
+      // An operand that is not a ring slot is stored into shared memory by
+      // the threads, element by element, before the MMA reads it.
+      for (Value operand : {dot.getLhs(), dot.getRhs()})
+        if (!operand.getDefiningOp<tile::ReadOp>())
+          step.cudaOps += static_cast<double>(
+              cast<ShapedType>(operand.getType()).getNumElements());
+    } else if (auto load = dyn_cast<tile::LoadOp>(op)) {
+      step.kind = Kind::Load;
+      step.bytes = bytesOf(load.getType());
+      // The threads load element by element.
+      step.cudaOps = static_cast<double>(load.getType().getNumElements());
+    } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
+      step.kind = Kind::Store;
+      step.bytes = bytesOf(cast<ShapedType>(store.getValue().getType()));
+    } else if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      step.kind = Kind::Reduce;
+      step.cudaOps = static_cast<double>(
+          cast<ShapedType>(reduce.getInput().getType()).getNumElements());
+    } else if (!isa<tile::ProgramIdOp, tile::NumProgramsOp, memref::DimOp,
+                    memref::LoadOp, scf::ForOp, scf::IfOp, schedule::RoleOp,
+                    schedule::AsyncOp, schedule::WaitGroupOp, tile::CopyOp,
+                    tile::ReadOp>(op)) {
+      // Element-wise work on tiles: one lane-operation per element. Region
+      // ops the model does not know also run their regions once (Other).
+      step.kind = op.getNumRegions() ? Kind::Other : Kind::Elementwise;
+      for (Type t : op.getResultTypes())
+        if (auto shaped = dyn_cast<RankedTensorType>(t)) {
+          if (isa<tile::BroadcastOp>(op) ||
+              op.getDialect()->getNamespace() == "tag")
+            continue;
+          double n = static_cast<double>(shaped.getNumElements());
+          (isSpecialFunction(&op) ? step.sfuOps : step.cudaOps) += n;
+        }
+    }
+    return step;
+  }
 
   ArrayRef<Step> stepsOf(Block &block) {
     auto [it, inserted] = steps.try_emplace(&block);
     if (inserted)
-      for (Operation &op : block) {
-        Step step{&op, Kind::Other, llvm::APInt()};
-        if (auto c = dyn_cast<arith::ConstantOp>(op)) {
-          step.kind = Kind::Constant;
-          if (auto i = dyn_cast<IntegerAttr>(c.getValue())) {
-            step.kind = Kind::IntegerConstant;
-            step.constant = i.getValue();
-          }
-        } else if (exec::isScalarIntegerOp(&op)) {
-          step.kind = Kind::ScalarInteger;
-        }
-        it->second.push_back(std::move(step));
-      }
+      for (Operation &op : block)
+        it->second.push_back(stepOf(op));
     return it->second;
   }
 
@@ -411,12 +466,39 @@ private:
     if (--budget < 0)
       return mlir::emitError(
           op.getLoc(), "cost model: too many operations to walk at these sizes");
-    if (step.kind == Kind::IntegerConstant) {
+    switch (step.kind) {
+    case Kind::IntegerConstant:
       ints[op.getResult(0)] = step.constant;
       return success();
-    }
-    if (step.kind == Kind::Constant)
+    case Kind::Constant:
       return success();
+    case Kind::Dot:
+      if (async == schedule::AsyncUnit::wgmma)
+        counts().flopsAsync += step.flops;
+      else
+        counts().flopsSync += step.flops;
+      counts().cudaOps += step.cudaOps;
+      return success();
+    case Kind::Load: {
+      auto load = cast<tile::LoadOp>(op);
+      counts().threadLoadBytes += step.bytes;
+      counts().cudaOps += step.cudaOps;
+      touch(load.getSource(), load.getIndices(), load.getOffsets(),
+            load.getType().getShape(), step.bytes);
+      return success();
+    }
+    case Kind::Store:
+      counts().storeBytes += step.bytes;
+      return success();
+    case Kind::Reduce:
+    case Kind::Elementwise:
+      counts().cudaOps += step.cudaOps;
+      counts().sfuOps += step.sfuOps;
+      return success();
+    case Kind::ScalarInteger:
+    case Kind::Other:
+      break;
+    }
     if (step.kind == Kind::ScalarInteger) {
       SmallVector<llvm::APInt> operands;
       for (Value v : op.getOperands()) {
@@ -505,33 +587,6 @@ private:
                 counts().tightestWgmmaWait, w.getPending());
           return success();
         })
-        .Case<tile::DotOp>([&](tile::DotOp dot) {
-          auto lhs = cast<ShapedType>(dot.getLhs().getType());
-          auto rhs = cast<ShapedType>(dot.getRhs().getType());
-          double flops = 2.0 * lhs.getDimSize(0) * lhs.getDimSize(1) *
-                         rhs.getDimSize(1);
-          if (async == schedule::AsyncUnit::wgmma)
-            counts().flopsAsync += flops;
-          else
-            counts().flopsSync += flops;
-          // An operand that is not a ring slot is stored into shared memory
-          // by the threads, element by element, before the MMA reads it.
-          for (Value operand : {dot.getLhs(), dot.getRhs()})
-            if (!operand.getDefiningOp<tile::ReadOp>())
-              counts().cudaOps += static_cast<double>(
-                  cast<ShapedType>(operand.getType()).getNumElements());
-          return success();
-        })
-        .Case<tile::LoadOp>([&](tile::LoadOp load) {
-          double bytes = bytesOf(load.getType());
-          counts().threadLoadBytes += bytes;
-          // The threads load element by element.
-          counts().cudaOps +=
-              static_cast<double>(load.getType().getNumElements());
-          touch(load.getSource(), load.getIndices(), load.getOffsets(),
-                load.getType().getShape(), bytes);
-          return success();
-        })
         .Case<tile::CopyOp>([&](tile::CopyOp copy) {
           bool toShared = copy.isGlobalToShared();
           auto shared = cast<MemRefType>(
@@ -570,31 +625,9 @@ private:
           slotsRead.insert(slotKey(read.getBuffer(), read.getIndices()));
           return success();
         })
-        .Case<tile::StoreOp>([&](tile::StoreOp store) {
-          counts().storeBytes +=
-              bytesOf(cast<ShapedType>(store.getValue().getType()));
-          return success();
-        })
-        .Case<tile::ReduceOp>([&](tile::ReduceOp reduce) {
-          counts().cudaOps += static_cast<double>(
-              cast<ShapedType>(reduce.getInput().getType()).getNumElements());
-          return success();
-        })
         .Default([&](Operation *other) -> LogicalResult {
-          // Element-wise work on tiles: one lane-operation per element.
-          for (Type t : other->getResultTypes())
-            if (auto shaped = dyn_cast<RankedTensorType>(t)) {
-              if (isa<tile::BroadcastOp, tile::ReadOp, arith::ConstantOp>(
-                      other) ||
-                  other->getDialect()->getNamespace() == "tag")
-                continue;
-              double n = static_cast<double>(shaped.getNumElements());
-              if (isSpecialFunction(other))
-                counts().sfuOps += n;
-              else
-                counts().cudaOps += n;
-            }
-          // Region ops the model does not know run their regions once.
+          counts().cudaOps += step.cudaOps;
+          counts().sfuOps += step.sfuOps;
           for (Region &region : other->getRegions())
             for (Block &block : region)
               if (failed(walkBlock(block)))
