@@ -409,7 +409,6 @@ private:
     return o;
   }
 
-  /// The side of a kernel op: the chain's second kernel, or this kernel.
   /// The bounds of the loops of `kop`'s kernel, as `side` models them: a
   /// claim that holds for any bounds is proved with them generalized first
   /// (Prover::check), as a split-k chain's `pid * chunk` bounds make Z3
@@ -423,6 +422,7 @@ private:
     return bounds;
   }
 
+  /// The side of a kernel op: the chain's second kernel, or this kernel.
   Side kernelSide(Operation *op) {
     if (reducer && op->getParentOfType<tile::KernelOp>() == follower)
       return {*reducer, ti};

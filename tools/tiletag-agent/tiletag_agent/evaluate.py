@@ -3,9 +3,10 @@ worker or on a Dask worker: a task (the kernel's module, the script, tool
 paths and options) in; a verdict, artifacts, step times and a score out.
 Steps, each of which can reject: apply the script with the transform
 interpreter (it may rewrite the kernel and add kernels, nothing else: the
-contract stays as it was), verify (tags, contract, schedule), run the CPU oracle at ragged
-sizes on fresh random inputs against the workload's float64 reference, lower
-to PTX, assemble with ptxas (registers, spills), estimate the time."""
+contract stays as it was), verify (tags, contract, schedule), run the CPU
+oracle at ragged sizes on fresh random inputs against the workload's
+float64 reference, lower to PTX, assemble with ptxas (registers, spills),
+estimate the time."""
 
 import json
 import os
