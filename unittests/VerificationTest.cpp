@@ -15,6 +15,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
@@ -374,6 +376,80 @@ TEST(GeneralizationTest, OnlyAProofCountsForGeneralizedBounds) {
   ASSERT_TRUE(wrong.model->eval(n, true).is_numeral_i64(m));
   int64_t start = std::min(p * c, m), stop = std::min(start + c, m);
   EXPECT_TRUE(start <= v && v < stop && v >= c);
+}
+
+/// A cached verdict is the verdict the query gets: a proof with its
+/// resources, a counterexample with its (minimized) values; another limit
+/// or other minimized terms are another query; a damaged entry is decided
+/// again. Each query is asked as a run of the checker asks it: in a
+/// context of its own (Z3 prints a formula's shared terms by what else the
+/// context holds).
+TEST(VerdictCacheTest, SameQuerySameVerdict) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("verdicts", dir));
+  auto entries = [&] {
+    unsigned n = 0;
+    std::error_code ec;
+    for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+         it.increment(ec))
+      ++n;
+    return n;
+  };
+  struct Answer {
+    Verdict::Kind kind;
+    uint64_t resources;
+    int64_t x = -1, y = -1; // a counterexample's values
+  };
+  // "x > 2, y = 2x" proves y > 4 and does not prove y > 6.
+  auto ask = [&](uint64_t limit, int bound, bool minimalInX = true) {
+    z3::context ctx;
+    z3::expr x = ctx.int_const("x"), y = ctx.int_const("y");
+    Prover prover(ctx, limit, "", "");
+    prover.setVerdictCache(std::string(dir));
+    Verdict v = prover.check(x > 2 && y == 2 * x && !(y > bound), "test",
+                             {minimalInX ? x : y});
+    Answer a{v.kind, v.resources};
+    if (v.kind == Verdict::Sat) {
+      EXPECT_TRUE(v.model->eval(x, true).is_numeral_i64(a.x));
+      EXPECT_TRUE(v.model->eval(y, true).is_numeral_i64(a.y));
+    }
+    return a;
+  };
+  Answer first = ask(20000, 4);
+  ASSERT_EQ(first.kind, Verdict::Unsat);
+  EXPECT_EQ(entries(), 1u);
+  Answer again = ask(20000, 4);
+  EXPECT_EQ(again.kind, Verdict::Unsat);
+  EXPECT_EQ(again.resources, first.resources);
+  EXPECT_EQ(entries(), 1u);
+  ask(25000, 4); // another limit: another entry
+  EXPECT_EQ(entries(), 2u);
+
+  Answer sat = ask(20000, 6);
+  ASSERT_EQ(sat.kind, Verdict::Sat);
+  EXPECT_EQ(sat.x, 3); // minimal in x
+  EXPECT_EQ(sat.y, 6);
+  EXPECT_EQ(entries(), 3u);
+  Answer cached = ask(20000, 6);
+  ASSERT_EQ(cached.kind, Verdict::Sat);
+  EXPECT_EQ(entries(), 3u);
+  EXPECT_EQ(cached.resources, sat.resources);
+  EXPECT_EQ(cached.x, 3);
+  EXPECT_EQ(cached.y, 6);
+  ask(20000, 6, /*minimalInX=*/false); // other minimized terms
+  EXPECT_EQ(entries(), 4u);
+
+  // Damaged entries are not verdicts.
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    llvm::raw_fd_ostream os(it->path(), ec);
+    os << "sat 12\nx\tInt";
+  }
+  Answer redone = ask(20000, 4);
+  EXPECT_EQ(redone.kind, Verdict::Unsat);
+  EXPECT_EQ(redone.resources, first.resources);
+  llvm::sys::fs::remove_directories(dir);
 }
 
 } // namespace

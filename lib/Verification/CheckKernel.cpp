@@ -101,6 +101,7 @@ KernelVerdict verify::checkKernel(tile::KernelOp kernel,
     Prover prover(ctx, options.resourceLimit, dir,
                   (kernel.getSymName() + run.suffix).str());
     prover.setLog(&run.log, run.checker);
+    prover.setVerdictCache(options.verdictCacheDir);
     run.prover = &prover;
     run.summary = run.body(ctx, prover);
     run.prover = nullptr;
@@ -294,11 +295,12 @@ LogicalResult verifyModule(ModuleOp module, const CheckOptions &options,
   return success(allProved);
 }
 
-CheckOptions optionsOf(uint64_t resourceLimit, StringRef dumpSmt, bool tags,
-                       bool schedule) {
+CheckOptions optionsOf(uint64_t resourceLimit, StringRef dumpSmt,
+                       StringRef verdictCache, bool tags, bool schedule) {
   CheckOptions options;
   options.resourceLimit = resourceLimit;
   options.dumpSmtDir = dumpSmt.str();
+  options.verdictCacheDir = verdictCache.str();
   options.tags = tags;
   options.schedule = schedule;
   return options;
@@ -310,8 +312,8 @@ struct VerifyTagsPass
   void runOnOperation() override {
     if (failed(verifyModule(
             getOperation(),
-            optionsOf(resourceLimit, dumpSmtDir, true, false), printStats,
-            format)))
+            optionsOf(resourceLimit, dumpSmtDir, verdictCacheDir, true, false),
+            printStats, format)))
       signalPassFailure();
   }
 };
@@ -322,8 +324,8 @@ struct VerifySchedulePass
   void runOnOperation() override {
     if (failed(verifyModule(
             getOperation(),
-            optionsOf(resourceLimit, dumpSmtDir, false, true), printStats,
-            format)))
+            optionsOf(resourceLimit, dumpSmtDir, verdictCacheDir, false, true),
+            printStats, format)))
       signalPassFailure();
   }
 };
@@ -333,8 +335,8 @@ struct VerifyPass : public verify::impl::VerifyPassBase<VerifyPass> {
   void runOnOperation() override {
     if (failed(verifyModule(
             getOperation(),
-            optionsOf(resourceLimit, dumpSmtDir, true, true), printStats,
-            format)))
+            optionsOf(resourceLimit, dumpSmtDir, verdictCacheDir, true, true),
+            printStats, format)))
       signalPassFailure();
   }
 };

@@ -8,17 +8,21 @@
 #include "TileTag/Verification/SymbolicModel.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <functional>
 #include <map>
 #include <optional>
+#include <unistd.h>
 #include <unordered_map>
 
 using namespace mlir::tiletag::verify;
@@ -425,9 +429,190 @@ void Prover::dump(llvm::StringRef what, const std::string &text,
     os << "; " << what << "\n" << text;
 }
 
+/// `text` with the names Z3 gives let-bound terms (`$x514`, `?x116`: the
+/// terms' ids, which depend on every term the context ever freed) numbered
+/// in order of appearance. Binders only: the query is the same terms, and
+/// its text no longer depends on the process's history -- the verdict
+/// cache's key and the dumped queries are the same run after run.
+static std::string numberLets(llvm::StringRef text) {
+  std::string out;
+  out.reserve(text.size());
+  llvm::StringMap<unsigned> numbers;
+  auto isDelimiter = [](char c) {
+    return c == '(' || c == ')' || c == ' ' || c == '\n' || c == '\t';
+  };
+  size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == '|') { // a quoted symbol: as it is
+      size_t end = text.find('|', i + 1);
+      end = end == llvm::StringRef::npos ? text.size() : end + 1;
+      out.append(text.data() + i, end - i);
+      i = end;
+      continue;
+    }
+    bool tokenStart = i == 0 || isDelimiter(text[i - 1]);
+    if (tokenStart && (c == '$' || c == '?') && i + 2 < text.size() &&
+        text[i + 1] == 'x' && llvm::isDigit(text[i + 2])) {
+      size_t end = i + 2;
+      while (end < text.size() && llvm::isDigit(text[end]))
+        ++end;
+      if (end == text.size() || isDelimiter(text[end])) {
+        llvm::StringRef name = text.slice(i, end);
+        unsigned n = numbers.try_emplace(name, numbers.size()).first->second;
+        out += c;
+        out += 'x';
+        out += std::to_string(n);
+        i = end;
+        continue;
+      }
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+/// The file of the cached verdict of a query (see setVerdictCache): named
+/// by a hash of everything solve() decides it from.
+static std::string verdictPath(llvm::StringRef dir, const std::string &text,
+                               const std::vector<z3::expr> &minimal,
+                               uint64_t limit, int engine) {
+  unsigned major, minor, build, revision;
+  Z3_get_version(&major, &minor, &build, &revision);
+  llvm::SHA256 hash;
+  // Bump the first line when solve() decides a query differently.
+  hash.update(llvm::formatv("tiletag-verdict 1\nz3 {0}.{1}.{2}.{3}\nengine "
+                            "{4}\nrlimit {5}\n",
+                            major, minor, build, revision, engine, limit)
+                  .str());
+  for (const z3::expr &t : minimal)
+    hash.update("minimal " + t.to_string() + "\n");
+  hash.update(text);
+  llvm::SmallString<128> path(dir);
+  llvm::sys::path::append(path, llvm::toHex(hash.final(), /*LowerCase=*/true));
+  return std::string(path);
+}
+
+/// A cache entry: "unsat R", "unknown R" and the reason, or "sat R" and the
+/// model's constants, one "NAME<tab>Int|Bool<tab>VALUE" line each.
+static std::optional<std::string> entryOf(const Verdict &v) {
+  std::string out = (v.kind == Verdict::Unsat ? "unsat "
+                     : v.kind == Verdict::Sat ? "sat "
+                                              : "unknown ") +
+                    std::to_string(v.resources) + "\n";
+  if (v.kind == Verdict::Unknown)
+    return out + v.reason;
+  if (v.kind == Verdict::Unsat)
+    return out;
+  // Only models of integer and Boolean constants are kept (no functions:
+  // Z3's interpretations of division by zero, say).
+  const z3::model &m = *v.model;
+  if (m.num_funcs())
+    return std::nullopt;
+  for (unsigned i = 0; i < m.num_consts(); ++i) {
+    z3::func_decl d = m.get_const_decl(i);
+    z3::expr value = m.get_const_interp(d);
+    std::string name = d.name().str();
+    if (d.name().kind() != Z3_STRING_SYMBOL ||
+        name.find_first_of("\t\n") != std::string::npos)
+      return std::nullopt;
+    if (d.range().is_int() && value.is_numeral())
+      out += name + "\tInt\t" + Z3_get_numeral_string(m.ctx(), value) + "\n";
+    else if (d.range().is_bool() && (value.is_true() || value.is_false()))
+      out += name + "\tBool\t" + (value.is_true() ? "true" : "false") + "\n";
+    else
+      return std::nullopt;
+  }
+  return out;
+}
+
+/// The verdict kept at `path`, if there is one; a model is made in `ctx`
+/// as solveInOwnContext makes it (see there).
+static std::optional<Verdict>
+cachedVerdict(const std::string &path, z3::context &ctx,
+              const std::vector<z3::expr> &minimal) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return std::nullopt;
+  auto [head, rest] = (*buffer)->getBuffer().split('\n');
+  auto [kind, count] = head.split(' ');
+  Verdict v{Verdict::Unknown, std::nullopt, "", 0};
+  if (count.getAsInteger(10, v.resources))
+    return std::nullopt; // not an entry: decided again
+  if (kind == "unknown") {
+    v.reason = rest.str();
+    return v;
+  }
+  if (kind == "unsat") {
+    v.kind = Verdict::Unsat;
+    return v;
+  }
+  if (kind != "sat")
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef> lines;
+  rest.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  llvm::SmallVector<llvm::SmallVector<llvm::StringRef, 3>> constants;
+  for (llvm::StringRef line : lines) {
+    auto &f = constants.emplace_back();
+    line.split(f, '\t');
+    if (f.size() != 3 || (f[1] != "Int" && f[1] != "Bool"))
+      return std::nullopt;
+  }
+  v.kind = Verdict::Sat;
+  z3::context local;
+  for (const z3::expr &t : minimal)
+    z3::to_expr(local, Z3_translate(ctx, t, local));
+  z3::model m(local);
+  for (auto &f : constants) {
+    bool isInt = f[1] == "Int";
+    z3::func_decl d =
+        local.function(f[0].str().c_str(), 0, nullptr,
+                       isInt ? local.int_sort() : local.bool_sort());
+    z3::expr value = isInt ? local.int_val(f[2].str().c_str())
+                           : local.bool_val(f[2] == "true");
+    m.add_const_interp(d, value);
+  }
+  v.model = z3::model(m, ctx, z3::model::translate());
+  return v;
+}
+
+/// Keeps `entry` at `path`: whole or not at all (written aside, renamed).
+static void keepVerdict(const std::string &path, const std::string &entry) {
+  llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path));
+  std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(tmp, ec);
+    if (ec)
+      return;
+    os << entry;
+  }
+  if (llvm::sys::fs::rename(tmp, path))
+    llvm::sys::fs::remove(tmp);
+}
+
 Verdict Prover::solve(const std::string &text,
                       const std::vector<z3::expr> &minimal, uint64_t limit,
                       Engine engine) {
+  if (cacheDir.empty())
+    return solveInOwnContext(text, minimal, limit, engine);
+  std::string path =
+      verdictPath(cacheDir, text, minimal, limit, static_cast<int>(engine));
+  if (std::optional<Verdict> v = cachedVerdict(path, ctx, minimal))
+    return *v;
+  Verdict v = solveInOwnContext(text, minimal, limit, engine);
+  // Not an unknown that Z3 failed on (out of memory: this machine, not the
+  // query).
+  if (!v.failed)
+    if (std::optional<std::string> entry = entryOf(v))
+      keepVerdict(path, *entry);
+  return v;
+}
+
+Verdict Prover::solveInOwnContext(const std::string &text,
+                                  const std::vector<z3::expr> &minimal,
+                                  uint64_t limit, Engine engine) {
   // Each query runs in a context of its own, parsed from its SMT-LIB text:
   // the verdict and the resources spent then depend on the query alone, not
   // on what the process asked before (Z3's heuristics follow the order in
@@ -471,6 +656,9 @@ Verdict Prover::solve(const std::string &text,
       verdict.kind = Verdict::Unsat;
       break;
     case z3::sat: {
+      // The only use of `ctx` here, and cachedVerdict does the same: what a
+      // context holds decides how Z3 prints the next query, and a verdict
+      // from the cache must leave `ctx` as deciding the query does.
       verdict.kind = Verdict::Sat;
       std::vector<z3::expr> terms;
       for (const z3::expr &t : minimal)
@@ -496,6 +684,7 @@ Verdict Prover::solve(const std::string &text,
     verdict.resources = resourceCount(solver);
   } catch (const z3::exception &e) {
     verdict.reason = e.msg();
+    verdict.failed = true;
   }
   return verdict;
 }
@@ -696,8 +885,8 @@ Verdict Prover::decide(const z3::expr &formula, llvm::StringRef what,
                        uint64_t budget, llvm::StringRef suffix) {
   auto toText = [&](const z3::expr &f) {
     // SMT-LIB text without a solver: making one costs ~15 ms.
-    return std::string(Z3_benchmark_to_smtlib_string(
-        ctx, "", "", "unknown", "", 0, nullptr, f));
+    return numberLets(Z3_benchmark_to_smtlib_string(ctx, "", "", "unknown", "",
+                                                    0, nullptr, f));
   };
   std::string text = toText(formula);
   dump(what, text, suffix);

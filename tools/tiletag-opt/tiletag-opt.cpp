@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileTag/CommandServer/CommandServer.h"
 #include "TileTag/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -25,8 +26,15 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::tiletag::registerAllDialects(registry);
   mlir::tiletag::registerAllPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv,
-      "TileTag optimizer: tile kernels with proven-safe GPU schedules\n",
-      registry));
+  std::string description =
+      std::string("TileTag optimizer: tile kernels with proven-safe GPU "
+                  "schedules\n\n") +
+      mlir::tiletag::kServeHelp;
+  auto run = [&](int argc, char **argv) {
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, description, registry));
+  };
+  if (argc == 2 && llvm::StringRef(argv[1]) == mlir::tiletag::kServeFlag)
+    return mlir::tiletag::serveCommandLines("tiletag-opt", run);
+  return run(argc, argv);
 }

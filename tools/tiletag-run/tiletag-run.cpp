@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileTag/CommandServer/CommandServer.h"
 #include "TileTag/Dialect/Tag/IR/TagDialect.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 #include "TileTag/Execution/CudaRunner.h"
@@ -644,7 +645,7 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+static int runTool(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   cl::HideUnrelatedOptions(category);
   std::string parseErrors;
@@ -660,7 +661,8 @@ int main(int argc, char **argv) {
               workloadNames() +
               ")\nor against another version of the kernel (--compare).\n"
               "Exit status: 0 success, 1 mismatch or run-time failure, 2 bad "
-              "input.\n",
+              "input.\n\n" +
+              tiletag::kServeHelp,
           &errs)) {
     llvm::errs() << errs.str();
     return 2;
@@ -686,4 +688,10 @@ int main(int argc, char **argv) {
     llvm::errs() << "tiletag-run: error: " << e.message << "\n";
     return 2;
   }
+}
+
+int main(int argc, char **argv) {
+  if (argc == 2 && StringRef(argv[1]) == tiletag::kServeFlag)
+    return tiletag::serveCommandLines("tiletag-run", runTool);
+  return runTool(argc, argv);
 }

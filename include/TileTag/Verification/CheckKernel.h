@@ -38,6 +38,9 @@ struct CheckOptions {
   uint64_t resourceLimit = 10'000'000;
   /// Write every query as SMT-LIB into this directory ("" for none).
   std::string dumpSmtDir;
+  /// Keep and reuse query verdicts in this directory ("" for none; see
+  /// Prover::setVerdictCache).
+  std::string verdictCacheDir;
 };
 
 /// One program point of a counterexample: an op executed with these loop

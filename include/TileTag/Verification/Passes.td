@@ -42,6 +42,11 @@ def VerifyTagsPass : Pass<"tiletag-verify-tags", "::mlir::ModuleOp"> {
     Option<"dumpSmtDir", "dump-smt", "std::string", /*default=*/"\"\"",
            "Write every query as SMT-LIB into this directory "
            "(also --tiletag-dump-smt=DIR)">,
+    Option<"verdictCacheDir", "verdict-cache", "std::string",
+           /*default=*/"\"\"",
+           "Keep each query's verdict (proof, counterexample, limit "
+           "reached) in this directory and reuse it when the same query "
+           "comes again; whoever can write the directory can forge proofs">,
     Option<"printStats", "stats", "bool", /*default=*/"false",
            "Report, per kernel, what was proved, the number of Z3 queries, "
            "the time and the resources spent (as a remark)">,
@@ -96,6 +101,11 @@ def VerifySchedulePass : Pass<"tiletag-verify-schedule", "::mlir::ModuleOp"> {
     Option<"dumpSmtDir", "dump-smt", "std::string", /*default=*/"\"\"",
            "Write every query as SMT-LIB into this directory "
            "(also --tiletag-dump-smt=DIR)">,
+    Option<"verdictCacheDir", "verdict-cache", "std::string",
+           /*default=*/"\"\"",
+           "Keep each query's verdict (proof, counterexample, limit "
+           "reached) in this directory and reuse it when the same query "
+           "comes again; whoever can write the directory can forge proofs">,
     Option<"printStats", "stats", "bool", /*default=*/"false",
            "Report, per kernel, what was proved, the number of Z3 queries, "
            "the time and the resources spent (as a remark)">,
@@ -131,6 +141,11 @@ def VerifyPass : Pass<"tiletag-verify", "::mlir::ModuleOp"> {
     Option<"dumpSmtDir", "dump-smt", "std::string", /*default=*/"\"\"",
            "Write every query as SMT-LIB into this directory "
            "(also --tiletag-dump-smt=DIR)">,
+    Option<"verdictCacheDir", "verdict-cache", "std::string",
+           /*default=*/"\"\"",
+           "Keep each query's verdict (proof, counterexample, limit "
+           "reached) in this directory and reuse it when the same query "
+           "comes again; whoever can write the directory can forge proofs">,
     Option<"printStats", "stats", "bool", /*default=*/"false",
            "Report, per kernel, what was proved, the number of Z3 queries, "
            "the time and the resources spent (as a remark)">,

@@ -29,6 +29,7 @@ struct Verdict {
   std::optional<z3::model> model; // when Sat
   std::string reason;             // when Unknown
   uint64_t resources = 0;         // Z3's resource count spent
+  bool failed = false; // Unknown because Z3 failed (an exception: memory)
 };
 
 /// Runs Z3 queries under a deterministic resource limit (Z3's rlimit, not
@@ -52,6 +53,17 @@ public:
   Verdict check(const z3::expr &formula, llvm::StringRef what,
                 const std::vector<z3::expr> &minimal = {},
                 const std::vector<z3::expr> &generalizable = {});
+
+  /// Keeps the verdicts of queries in `dir` ("" for none) and answers a
+  /// query found there without Z3. A query's verdict is a function of its
+  /// SMT-LIB text, the engine, the limit and the terms a model is made
+  /// minimal in (solve() makes a context of its own for each); the entry is
+  /// keyed by a SHA-256 of all of them and of Z3's version. Kept: proofs,
+  /// unknowns and models of integer and Boolean constants; not Z3's
+  /// failures (out of memory: the machine, not the query).
+  /// Whoever can write `dir` can forge proofs: it must be as private as the
+  /// tools themselves (tiletag-agent uses a folder of its own per run).
+  void setVerdictCache(std::string dir) { cacheDir = std::move(dir); }
 
   /// Verdicts go to `log` (checkKernel's), as obligations of `checker`.
   void setLog(std::vector<ObligationVerdict> *log, llvm::StringRef checker) {
@@ -93,6 +105,10 @@ private:
   /// Decides `text` (SMT-LIB) in a context of its own within `limit`.
   Verdict solve(const std::string &text, const std::vector<z3::expr> &minimal,
                 uint64_t limit, Engine engine);
+  /// solve() without the verdict cache.
+  Verdict solveInOwnContext(const std::string &text,
+                            const std::vector<z3::expr> &minimal,
+                            uint64_t limit, Engine engine);
   /// Writes a query to the dump directory, if one is set.
   void dump(llvm::StringRef what, const std::string &text,
             llvm::StringRef suffix);
@@ -103,7 +119,7 @@ private:
   std::string checker;
   std::optional<Counterexample> pending;
   uint64_t resources = 0, maxResources = 0, lastResources = 0;
-  std::string dumpDir, dumpPrefix;
+  std::string dumpDir, dumpPrefix, cacheDir;
   unsigned queries = 0;
   double millis = 0;
 };

@@ -5,9 +5,11 @@ import concurrent.futures
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 from . import evaluate as evaluation
@@ -70,6 +72,9 @@ class Run:
         self.check_sizes = [evaluation.ragged_sizes(facts["sizes"])]
         self.planner = planning.Planner(recipes, args.seed)
         self.input_hash = hashlib.sha256(module.encode()).hexdigest()[:16]
+        # Candidates of one recipe share most of their queries; their
+        # verdicts are kept for the run in a folder only it can write.
+        self.verdict_cache = None
 
     # -- output ---------------------------------------------------------
     def report(self):
@@ -207,6 +212,7 @@ class Run:
                 "check_sizes": self.check_sizes, "seed": seed,
                 "calibration": self.args.calibration,
                 "rlimit": self.args.rlimit,
+                "verdict_cache": self.verdict_cache,
                 "timeout": self.args.timeout}
 
     def llm_candidate(self):
@@ -426,10 +432,14 @@ def _main(argv=None):
             finally:
                 client.close()
         else:
+            run.verdict_cache = tempfile.mkdtemp(prefix="tiletag-agent-verdicts-")
             with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
                 run.search(lambda task: pool.submit(evaluation.evaluate, task))
     except KeyboardInterrupt:
         interrupted = True
+    finally:
+        if run.verdict_cache:
+            shutil.rmtree(run.verdict_cache, ignore_errors=True)
     run.save()
     run.progress(final=True)
     if interrupted:

@@ -11,8 +11,11 @@ estimate the time."""
 import json
 import os
 import re
+import select
+import signal
 import subprocess
 import tempfile
+import threading
 import time
 
 from . import kernel as kernels
@@ -69,8 +72,103 @@ def ragged_sizes(defaults):
     return {k: (v - v // 4 + 1 if v > 4 else v) for k, v in defaults.items()}
 
 
-def _run(cmd, timeout):
+class _Server:
+    """A TileTag tool loaded once and serving command lines (`TOOL --serve`,
+    include/TileTag/CommandServer/CommandServer.h): each runs in a child
+    forked from it, exactly as if started on its own, without the ~60 ms of
+    CPU a tool takes to load its libraries. A tool that does not serve (a
+    wrapper script, another build) is run the ordinary way."""
+
+    def __init__(self, tool):
+        try:
+            self.proc = subprocess.Popen([tool, "--serve"], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, text=True)
+        except OSError:
+            self.proc = None
+            return
+        hello = self._reply(30)
+        if not hello or "serving" not in hello:
+            self.close()
+
+    def _reply(self, timeout):
+        """The next reply, or None when the server is gone or silent."""
+        try:
+            ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+            line = self.proc.stdout.readline() if ready else ""
+            return json.loads(line) if line else None
+        except (OSError, ValueError):
+            return None
+
+    def close(self):
+        if self.proc:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def run(self, cmd, timeout, out, err):
+        """The exit status as subprocess gives it (negative: the signal that
+        ended the command; None: timed out), or "unserved" when the server
+        refused the request (nothing ran)."""
+        request = {"argv": cmd, "stdout": out, "stderr": err, "timeout": timeout}
+        try:
+            self.proc.stdin.write(json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+            # The server enforces the timeout; the margin is for a stuck one.
+            reply = self._reply(timeout + 30)
+        except OSError:
+            reply = None
+        if reply is None:
+            # The server died with its command (Ctrl-C reaches both) or hung.
+            self.proc.kill()
+            status = self.proc.wait()
+            self.proc = None
+            return status if status < 0 else -signal.SIGKILL
+        if "error" in reply:
+            self.close()
+            return "unserved"
+        if reply.get("timeout"):
+            return None
+        return -reply["signal"] if "signal" in reply else reply["exit"]
+
+
+_threads = threading.local()
+
+
+def _server(tool):
+    """This thread's server for `tool`, started (again) if needed; None if
+    the tool does not serve."""
+    servers = _threads.__dict__.setdefault("servers", {})
+    server = servers.get(tool)
+    if server is False:
+        return None
+    if server is None or server.proc is None:
+        server = _Server(tool)
+        servers[tool] = server if server.proc else False
+    return servers[tool] or None
+
+
+def _read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:  # a command killed before the files were made
+        return ""
+
+
+def _run(cmd, timeout, tmp=None):
+    """Runs a command line: (rc, stdout, stderr, seconds); rc None: timed out.
+    With `tmp` (a folder for its output), a TileTag tool runs in its server
+    (one per tool and thread), or as a plain process if it does not serve."""
     start = time.perf_counter()
+    server = _server(cmd[0]) if tmp else None
+    if server:
+        out, err = os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr")
+        rc = server.run(cmd, timeout, out, err)
+        if rc != "unserved":
+            if rc is None:
+                return None, "", "timed out after %d s" % timeout, time.perf_counter() - start
+            return rc, _read(out), _read(err), time.perf_counter() - start
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         rc, out, err = proc.returncode, proc.stdout, proc.stderr
@@ -84,7 +182,9 @@ def evaluate(task):
     module as tiletag-opt prints it), script (text), opt, run,
     ptxas (paths), chip, size (dict for the estimate), check_sizes (list of
     dicts), scalars (dict), seed (int), calibration (path or ""), rlimit
-    (Z3 resources per query, or None: the verifier's), timeout (s).
+    (Z3 resources per query, or None: the verifier's), verdict_cache (a
+    private folder where the verifier keeps and reuses query verdicts, or
+    None), timeout (s).
     Returns the attempt record."""
     result = {"status": "rejected", "reason": None, "message": "",
               "obligation": None, "times": {}, "score": None}
@@ -116,7 +216,7 @@ def evaluate(task):
 
         rc, _, err, s = _run([task["opt"], src, "--transform-preload-library="
                               "transform-library-paths=" + script,
-                              "--transform-interpreter", "-o", out], t)
+                              "--transform-interpreter", "-o", out], t, tmp)
         if rc is None or rc < 0:
             return crashed("apply", rc, err, s)
         if rc != 0:
@@ -131,7 +231,9 @@ def evaluate(task):
         verify = "--tiletag-verify=format=json"
         if task.get("rlimit"):
             verify += " rlimit=%d" % task["rlimit"]
-        rc, sout, err, s = _run([task["opt"], verify, out, "-o", proved], t)
+        if task.get("verdict_cache"):
+            verify += " verdict-cache=" + task["verdict_cache"]
+        rc, sout, err, s = _run([task["opt"], verify, out, "-o", proved], t, tmp)
         if rc is None or rc < 0:
             return crashed("verify", rc, err, s)
         if rc != 0:
@@ -152,7 +254,7 @@ def evaluate(task):
                    "--size", size, "--seed", str(task["seed"] + i)]
             for name, value in task["scalars"].items():
                 cmd += ["--set", "%s=%d" % (name, value)]
-            rc, sout, err, s = _run(cmd, t)
+            rc, sout, err, s = _run(cmd, t, tmp)
             total += s
             if rc is None or rc < 0:
                 return crashed("oracle", rc, err, total)
@@ -163,7 +265,7 @@ def evaluate(task):
 
         rc, _, err, s = _run([task["opt"], proved, "--tiletag-compile-cuda="
                               "chip=%s format=isa output=%s verify=0" % (task["chip"], ptx),
-                              "-o", os.devnull], t)
+                              "-o", os.devnull], t, tmp)
         if rc is None or rc < 0:
             return crashed("lower", rc, err, s)
         if rc != 0:
@@ -191,7 +293,7 @@ def evaluate(task):
         if task.get("calibration"):
             options += " calibration=" + task["calibration"]
         rc, sout, err, s = _run([task["opt"], "--tiletag-estimate=" + options, proved,
-                                 "-o", os.devnull], t)
+                                 "-o", os.devnull], t, tmp)
         if rc != 0:
             return reject("estimate", "estimate", first_error(err), s)
         result["times"]["estimate"] = round(s, 3)
