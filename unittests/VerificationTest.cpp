@@ -439,16 +439,23 @@ TEST(VerdictCacheTest, SameQuerySameVerdict) {
   ask(20000, 6, /*minimalInX=*/false); // other minimized terms
   EXPECT_EQ(entries(), 4u);
 
-  // Damaged entries are not verdicts.
-  std::error_code ec;
-  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
-       it.increment(ec)) {
-    llvm::raw_fd_ostream os(it->path(), ec);
-    os << "sat 12\nx\tInt";
+  // Damaged entries are not verdicts: the queries are decided again.
+  for (const char *damage : {"sat 12\nx\tInt", "sat 12\nx\tInt\tthree\n",
+                             "sat 12\nx\tReal\t1\n", "proved 12\n"}) {
+    std::error_code ec;
+    for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+         it.increment(ec)) {
+      llvm::raw_fd_ostream os(it->path(), ec);
+      os << damage;
+    }
+    Answer redone = ask(20000, 4);
+    EXPECT_EQ(redone.kind, Verdict::Unsat);
+    EXPECT_EQ(redone.resources, first.resources);
+    Answer again = ask(20000, 6);
+    ASSERT_EQ(again.kind, Verdict::Sat);
+    EXPECT_EQ(again.x, 3);
+    EXPECT_EQ(again.y, 6);
   }
-  Answer redone = ask(20000, 4);
-  EXPECT_EQ(redone.kind, Verdict::Unsat);
-  EXPECT_EQ(redone.resources, first.resources);
   llvm::sys::fs::remove_directories(dir);
 }
 

@@ -556,7 +556,13 @@ cachedVerdict(const std::string &path, z3::context &ctx,
   for (llvm::StringRef line : lines) {
     auto &f = constants.emplace_back();
     line.split(f, '\t');
-    if (f.size() != 3 || (f[1] != "Int" && f[1] != "Bool"))
+    if (f.size() != 3 || f[0].empty())
+      return std::nullopt;
+    llvm::StringRef digits = f[2];
+    digits.consume_front("-");
+    bool isInt = f[1] == "Int" && !digits.empty() &&
+                 llvm::all_of(digits, llvm::isDigit);
+    if (!isInt && !(f[1] == "Bool" && (f[2] == "true" || f[2] == "false")))
       return std::nullopt;
   }
   v.kind = Verdict::Sat;
