@@ -560,8 +560,8 @@ cachedVerdict(const std::string &path, z3::context &ctx,
       return std::nullopt;
     llvm::StringRef digits = f[2];
     digits.consume_front("-");
-    bool isInt = f[1] == "Int" && !digits.empty() &&
-                 llvm::all_of(digits, llvm::isDigit);
+    bool isInt =
+        f[1] == "Int" && !digits.empty() && llvm::all_of(digits, llvm::isDigit);
     if (!isInt && !(f[1] == "Bool" && (f[2] == "true" || f[2] == "false")))
       return std::nullopt;
   }
