@@ -207,8 +207,34 @@ public:
                 const llvm::DenseMap<Value, int64_t> &scalars,
                 ArrayRef<int64_t> grid, int64_t evenSplitExtent,
                 int64_t &budget)
-      : kernel(kernel), facts(facts), shapes(shapes), scalars(scalars),
-        grid(grid), evenSplitExtent(evenSplitExtent), budget(budget) {}
+      : kernel(kernel), facts(facts), shapes(shapes), grid(grid),
+        evenSplitExtent(evenSplitExtent), budget(budget) {
+    // Every value of the kernel gets a slot; slot 0 stands for values
+    // defined outside it, never known.
+    widths.push_back(64);
+    auto number = [&](Value v) {
+      slots[v] = widths.size();
+      unsigned width = exec::integerWidth(v.getType());
+      widths.push_back(width ? width : 64);
+    };
+    SmallVector<Block *> blocks;
+    kernel->walk([&](Block *block) {
+      blockIndex[block] = blocks.size();
+      blocks.push_back(block);
+      for (BlockArgument arg : block->getArguments())
+        number(arg);
+      for (Operation &op : *block)
+        for (Value result : op.getResults())
+          number(result);
+    });
+    values.resize(widths.size());
+    blockSteps.resize(blocks.size());
+    for (auto [block, steps] : llvm::zip(blocks, blockSteps))
+      for (Operation &op : *block)
+        steps.push_back(stepOf(op));
+    for (auto [arg, v] : scalars)
+      scalarSlots.push_back({slotOf(arg), v});
+  }
 
   /// Walks the program `pid`; fills `loops` (key null: outside loops) and
   /// the tiles it touches.
@@ -218,29 +244,37 @@ public:
     programId = pid;
     this->loops = &loops;
     this->tiles = &tiles;
-    ints.clear();
-    for (auto [arg, v] : scalars)
-      set(arg, v);
+    known.assign(widths.size(), false);
+    for (auto [slot, v] : scalarSlots)
+      set(slot, v);
     loops[nullptr].iterations = 1;
     loopIndex = loops.find(nullptr) - loops.begin();
-    return walkBlock(kernel.getBody().front());
+    return walkBlock(blockIndex.lookup(&kernel.getBody().front()));
   }
 
   std::vector<std::string> assumptions;
+  llvm::SmallPtrSet<Operation *, 4> prefetching;
 
 private:
   tile::KernelOp kernel;
   const KernelFacts &facts;
   const llvm::DenseMap<Value, SmallVector<int64_t>> &shapes;
-  const llvm::DenseMap<Value, int64_t> &scalars;
   ArrayRef<int64_t> grid;
   int64_t evenSplitExtent;
   int64_t &budget;
 
+  /// The integer values of the program being walked, by slot. A value
+  /// keeps what it was last given (a later unknown does not erase it),
+  /// except an iteration argument a loop yields unknown.
+  llvm::DenseMap<Value, unsigned> slots;
+  std::vector<unsigned> widths;
+  std::vector<llvm::APInt> values;
+  std::vector<bool> known;
+  SmallVector<std::pair<unsigned, int64_t>> scalarSlots;
+
   ArrayRef<int64_t> programId;
   llvm::MapVector<Operation *, LoopCounts> *loops = nullptr;
   std::vector<std::pair<TileKey, double>> *tiles = nullptr;
-  llvm::DenseMap<Value, llvm::APInt> ints;
   Operation *loop = nullptr;       // innermost loop being walked
   size_t loopIndex = 0;            // its entry in `loops` (entries move)
   Operation *role = nullptr;       // innermost schedule.role
@@ -248,10 +282,10 @@ private:
   /// Ring slots read and prefetched in the current iteration.
   llvm::DenseSet<llvm::hash_code> slotsRead, slotsCopied;
 
-  /// What the walk does with an op, decided once per op, with the work it
-  /// adds on every visit where that does not depend on values: a block is
-  /// walked once per iteration of every program (millions of visits at
-  /// 8192^3).
+  /// What the walk does with an op, decided once per op together with the
+  /// work it adds on every visit where that does not depend on values and
+  /// the slots of the values it reads: a block is walked once per iteration
+  /// of every program (tens of millions of visits at 8192^3).
   enum class Kind : uint8_t {
     IntegerConstant,
     Constant,
@@ -261,25 +295,80 @@ private:
     Store,
     Reduce,
     Elementwise, // tile work the model counts per element, no regions
-    Other,
+    ProgramId,
+    NumPrograms,
+    Dim,
+    ScalarLoad, // memref.load of an offset
+    For,
+    If,
+    Role,
+    Async,
+    WaitGroup,
+    Copy,
+    Read,
+    Other, // counted per element, and its regions walked once
   };
   struct Step {
-    Operation *op;
+    Operation *op = nullptr;
     Kind kind = Kind::Other;
-    llvm::APInt constant; // of an IntegerConstant
+    llvm::APInt constant;          // of an IntegerConstant
+    std::optional<exec::IntegerOp> integer; // of a ScalarInteger
     double flops = 0, cudaOps = 0, sfuOps = 0, bytes = 0;
+    SmallVector<unsigned, 4> operands; // slots of the op's operands
+    SmallVector<unsigned, 2> results;  // slots of its results
+    /// Load, Copy: the global tile for the footprint (the memref, slots of
+    /// its indices and offsets, a hash of the tile's shape).
+    const void *memref = nullptr;
+    SmallVector<unsigned, 4> tileIndices;
+    llvm::hash_code shapeHash = 0;
+    /// Copy, Read: the ring and the slots of the ring-slot indices.
+    const void *ring = nullptr;
+    SmallVector<unsigned, 2> ringIndices;
+    bool toShared = false;   // Copy: global to shared
+    int64_t ringDepth = 0;   // Copy: slots of the ring
+    /// ProgramId, NumPrograms: the dimension; WaitGroup: groups pending.
+    int64_t number = 0;
+    std::optional<schedule::AsyncUnit> unit; // Async, WaitGroup
+    /// The blocks of its regions (For: the body; If: then, else).
+    SmallVector<unsigned, 2> blocks;
   };
-  llvm::DenseMap<Block *, SmallVector<Step, 0>> steps;
+  /// The steps of every block of the kernel, by block number.
+  std::vector<std::vector<Step>> blockSteps;
+  llvm::DenseMap<Block *, unsigned> blockIndex;
 
-  static Step stepOf(Operation &op) {
-    Step step{&op, Kind::Other, llvm::APInt()};
+  unsigned slotOf(Value v) const { return slots.lookup(v); }
+
+  SmallVector<unsigned, 4> slotsOf(ValueRange range) const {
+    SmallVector<unsigned, 4> out;
+    for (Value v : range)
+      out.push_back(slotOf(v));
+    return out;
+  }
+
+  void setTile(Step &step, Value memref, ValueRange indices,
+               ValueRange offsets, ArrayRef<int64_t> shape) {
+    step.memref = memref.getAsOpaquePointer();
+    step.tileIndices = slotsOf(indices);
+    step.tileIndices.append(slotsOf(offsets));
+    step.shapeHash = llvm::hash_combine_range(shape.begin(), shape.end());
+  }
+
+  Step stepOf(Operation &op) {
+    Step step;
+    step.op = &op;
+    step.operands = slotsOf(op.getOperands());
+    for (Value result : op.getResults())
+      step.results.push_back(slotOf(result));
+    for (Region &region : op.getRegions())
+      for (Block &block : region)
+        step.blocks.push_back(blockIndex.lookup(&block));
     if (auto c = dyn_cast<arith::ConstantOp>(op)) {
       step.kind = Kind::Constant;
       if (auto i = dyn_cast<IntegerAttr>(c.getValue())) {
         step.kind = Kind::IntegerConstant;
         step.constant = i.getValue();
       }
-    } else if (exec::isScalarIntegerOp(&op)) {
+    } else if ((step.integer = exec::decodeIntegerOp(&op))) {
       step.kind = Kind::ScalarInteger;
     } else if (auto dot = dyn_cast<tile::DotOp>(op)) {
       step.kind = Kind::Dot;
@@ -298,6 +387,8 @@ private:
       step.bytes = bytesOf(load.getType());
       // The threads load element by element.
       step.cudaOps = static_cast<double>(load.getType().getNumElements());
+      setTile(step, load.getSource(), load.getIndices(), load.getOffsets(),
+              load.getType().getShape());
     } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
       step.kind = Kind::Store;
       step.bytes = bytesOf(cast<ShapedType>(store.getValue().getType()));
@@ -305,10 +396,54 @@ private:
       step.kind = Kind::Reduce;
       step.cudaOps = static_cast<double>(
           cast<ShapedType>(reduce.getInput().getType()).getNumElements());
-    } else if (!isa<tile::ProgramIdOp, tile::NumProgramsOp, memref::DimOp,
-                    memref::LoadOp, scf::ForOp, scf::IfOp, schedule::RoleOp,
-                    schedule::AsyncOp, schedule::WaitGroupOp, tile::CopyOp,
-                    tile::ReadOp>(op)) {
+    } else if (auto copy = dyn_cast<tile::CopyOp>(op)) {
+      step.kind = Kind::Copy;
+      step.toShared = copy.isGlobalToShared();
+      Value shared = step.toShared ? copy.getDest() : copy.getSource();
+      auto sharedType = cast<MemRefType>(shared.getType());
+      ValueRange slot =
+          step.toShared ? copy.getDestIndices() : copy.getSourceIndices();
+      ArrayRef<int64_t> shape = tile::slotTileShape(sharedType, slot.size());
+      step.bytes =
+          static_cast<double>(
+              std::max<unsigned>(1, sharedType.getElementTypeBitWidth() / 8)) *
+          static_cast<double>(ShapedType::getNumElements(shape));
+      if (step.toShared) {
+        setTile(step, copy.getSource(), copy.getSourceIndices(),
+                copy.getOffsets(), shape);
+        step.ring = shared.getAsOpaquePointer();
+        step.ringIndices = slotsOf(slot);
+        step.ringDepth = ShapedType::getNumElements(
+            sharedType.getShape().take_front(slot.size()));
+      }
+    } else if (auto read = dyn_cast<tile::ReadOp>(op)) {
+      step.kind = Kind::Read;
+      step.ring = read.getBuffer().getAsOpaquePointer();
+      step.ringIndices = slotsOf(read.getIndices());
+    } else if (auto p = dyn_cast<tile::ProgramIdOp>(op)) {
+      step.kind = Kind::ProgramId;
+      step.number = p.getDim();
+    } else if (auto p = dyn_cast<tile::NumProgramsOp>(op)) {
+      step.kind = Kind::NumPrograms;
+      step.number = p.getDim();
+    } else if (isa<memref::DimOp>(op)) {
+      step.kind = Kind::Dim;
+    } else if (isa<memref::LoadOp>(op)) {
+      step.kind = Kind::ScalarLoad;
+    } else if (isa<scf::ForOp>(op)) {
+      step.kind = Kind::For;
+    } else if (isa<scf::IfOp>(op)) {
+      step.kind = Kind::If;
+    } else if (isa<schedule::RoleOp>(op)) {
+      step.kind = Kind::Role;
+    } else if (auto a = dyn_cast<schedule::AsyncOp>(op)) {
+      step.kind = Kind::Async;
+      step.unit = a.getUnit();
+    } else if (auto w = dyn_cast<schedule::WaitGroupOp>(op)) {
+      step.kind = Kind::WaitGroup;
+      step.unit = w.getUnit();
+      step.number = w.getPending();
+    } else {
       // Element-wise work on tiles: one lane-operation per element. Region
       // ops the model does not know also run their regions once (Other).
       step.kind = op.getNumRegions() ? Kind::Other : Kind::Elementwise;
@@ -324,14 +459,6 @@ private:
     return step;
   }
 
-  ArrayRef<Step> stepsOf(Block &block) {
-    auto [it, inserted] = steps.try_emplace(&block);
-    if (inserted)
-      for (Operation &op : block)
-        it->second.push_back(stepOf(op));
-    return it->second;
-  }
-
   LoopCounts &counts() { return (loops->begin() + loopIndex)->second; }
 
   void assume(std::string text) {
@@ -339,21 +466,36 @@ private:
       assumptions.push_back(std::move(text));
   }
 
-  std::optional<int64_t> value(Value v) {
-    auto it = ints.find(v);
-    if (it == ints.end())
+  std::optional<int64_t> value(unsigned slot) const {
+    if (!known[slot])
       return std::nullopt;
-    return it->second.getSExtValue();
+    return values[slot].getSExtValue();
   }
 
-  void set(Value v, int64_t x) {
-    unsigned width = exec::integerWidth(v.getType());
-    ints[v] = llvm::APInt(width ? width : 64, static_cast<uint64_t>(x),
-                          /*isSigned=*/true, /*implicitTrunc=*/true);
+  void set(unsigned slot, int64_t x) {
+    if (!slot)
+      return;
+    values[slot] = llvm::APInt(widths[slot], static_cast<uint64_t>(x),
+                               /*isSigned=*/true, /*implicitTrunc=*/true);
+    known[slot] = true;
   }
 
-  LogicalResult indexOf(Operation *op, Value v, int64_t &out) {
-    std::optional<int64_t> x = value(v);
+  void set(unsigned slot, const llvm::APInt &x) {
+    if (!slot)
+      return;
+    values[slot] = x;
+    known[slot] = true;
+  }
+
+  /// Copies the known values of `from` into `to`, pairwise.
+  void setAll(ArrayRef<unsigned> to, ArrayRef<unsigned> from) {
+    for (auto [dst, src] : llvm::zip(to, from))
+      if (auto x = value(src))
+        set(dst, *x);
+  }
+
+  LogicalResult indexOf(Operation *op, unsigned slot, int64_t &out) {
+    std::optional<int64_t> x = value(slot);
     if (!x)
       return mlir::emitError(op->getLoc())
              << "cost model: cannot evaluate this index value for the "
@@ -367,17 +509,22 @@ private:
            std::max<unsigned>(1, type.getElementTypeBitWidth() / 8);
   }
 
-  /// Records a global tile access for the wave footprint.
-  void touch(Value memref, ValueRange indices, ValueRange offsets,
-             ArrayRef<int64_t> shape, double bytes) {
-    llvm::hash_code h = llvm::hash_value(memref.getAsOpaquePointer());
-    for (Value v : llvm::concat<Value>(indices, offsets)) {
-      std::optional<int64_t> x = value(v);
+  /// The identity of a value-indexed place: `base` and the values of
+  /// `indices` (an unknown one as INT64_MIN).
+  llvm::hash_code keyOf(const void *base, ArrayRef<unsigned> indices) const {
+    llvm::hash_code h = llvm::hash_value(base);
+    for (unsigned slot : indices) {
+      std::optional<int64_t> x = value(slot);
       h = llvm::hash_combine(h, x ? *x : INT64_MIN);
     }
-    h = llvm::hash_combine(h, llvm::hash_combine_range(shape.begin(),
-                                                       shape.end()));
-    tiles->push_back({h, bytes});
+    return h;
+  }
+
+  /// Records a global tile access for the wave footprint.
+  void touch(const Step &step) {
+    tiles->push_back({llvm::hash_combine(keyOf(step.memref, step.tileIndices),
+                                         step.shapeHash),
+                      step.bytes});
   }
 
   static bool isSpecialFunction(Operation *op) {
@@ -385,20 +532,26 @@ private:
                math::SqrtOp, math::RsqrtOp, math::TanhOp, math::ErfOp>(op);
   }
 
-  LogicalResult walkBlock(Block &block) {
-    for (const Step &step : stepsOf(block))
+  LogicalResult walkBlock(unsigned block) {
+    for (const Step &step : blockSteps[block])
       if (failed(walk(step)))
         return failure();
     return success();
   }
 
-  LogicalResult walkLoop(scf::ForOp forOp) {
-    int64_t lb, ub, step;
-    if (failed(indexOf(forOp, forOp.getLowerBound(), lb)) ||
-        failed(indexOf(forOp, forOp.getUpperBound(), ub)) ||
-        failed(indexOf(forOp, forOp.getStep(), step)))
+  /// The slots a block's terminator yields.
+  ArrayRef<unsigned> yielded(unsigned block) {
+    return blockSteps[block].back().operands;
+  }
+
+  LogicalResult walkLoop(const Step &step) {
+    auto forOp = cast<scf::ForOp>(step.op);
+    int64_t lb, ub, stride;
+    if (failed(indexOf(forOp, step.operands[0], lb)) ||
+        failed(indexOf(forOp, step.operands[1], ub)) ||
+        failed(indexOf(forOp, step.operands[2], stride)))
       return failure();
-    if (step <= 0)
+    if (stride <= 0)
       return mlir::emitError(forOp.getLoc(),
                              "cost model: the loop's step is not positive");
     Operation *outer = loop;
@@ -406,17 +559,18 @@ private:
     loop = forOp;
     // A loop that runs no iteration still has its entry.
     loopIndex = loops->insert({forOp, LoopCounts()}).first - loops->begin();
-    Block &body = *forOp.getBody();
-    for (auto [arg, init] :
-         llvm::zip(forOp.getRegionIterArgs(), forOp.getInitArgs()))
-      if (auto x = value(init))
-        set(arg, *x);
-    for (int64_t iv = lb; iv < ub; iv += step) {
+    unsigned body = step.blocks[0];
+    unsigned inductionVar = slotOf(forOp.getInductionVar());
+    SmallVector<unsigned, 4> iterArgs = slotsOf(forOp.getRegionIterArgs());
+    ArrayRef<unsigned> inits = ArrayRef(step.operands).drop_front(3);
+    ArrayRef<unsigned> nexts = yielded(body);
+    setAll(iterArgs, inits);
+    for (int64_t iv = lb; iv < ub; iv += stride) {
       if (--budget < 0)
         return mlir::emitError(
             forOp.getLoc(),
             "cost model: too many loop iterations to walk at these sizes");
-      set(forOp.getInductionVar(), iv);
+      set(inductionVar, iv);
       slotsRead.clear();
       slotsCopied.clear();
       counts().iterations += 1;
@@ -427,40 +581,30 @@ private:
       for (llvm::hash_code slot : slotsCopied)
         if (!slotsRead.contains(slot))
           prefetching.insert(forOp);
-      auto yield = cast<scf::YieldOp>(body.getTerminator());
-      for (auto [arg, next] :
-           llvm::zip(forOp.getRegionIterArgs(), yield.getOperands())) {
-        if (auto x = value(next))
+      // Yielded values are all read before any iteration argument is set.
+      SmallVector<std::optional<int64_t>, 4> next;
+      for (unsigned slot : nexts)
+        next.push_back(value(slot));
+      for (auto [arg, x] : llvm::zip(iterArgs, next)) {
+        if (x)
           set(arg, *x);
         else
-          ints.erase(arg);
+          known[arg] = false;
       }
     }
-    for (auto [result, arg] :
-         llvm::zip(forOp.getResults(), forOp.getRegionIterArgs()))
-      if (auto x = value(arg))
-        set(result, *x);
+    setAll(step.results, iterArgs);
     loop = outer;
     loopIndex = outerIndex;
     return success();
   }
 
-  LogicalResult walkRegionWithYield(Region &region, ValueRange results) {
-    Block &body = region.front();
+  LogicalResult walkRegionWithYield(unsigned body, ArrayRef<unsigned> results) {
     if (failed(walkBlock(body)))
       return failure();
-    Operation *terminator = body.getTerminator();
-    for (auto [result, yielded] :
-         llvm::zip(results, terminator->getOperands()))
-      if (auto x = value(yielded))
-        set(result, *x);
+    setAll(results, yielded(body));
     return success();
   }
 
-public:
-  llvm::SmallPtrSet<Operation *, 4> prefetching;
-
-private:
   LogicalResult walk(const Step &step) {
     Operation &op = *step.op;
     if (--budget < 0)
@@ -468,10 +612,24 @@ private:
           op.getLoc(), "cost model: too many operations to walk at these sizes");
     switch (step.kind) {
     case Kind::IntegerConstant:
-      ints[op.getResult(0)] = step.constant;
+      set(step.results[0], step.constant);
       return success();
     case Kind::Constant:
       return success();
+    case Kind::ScalarInteger: {
+      SmallVector<llvm::APInt, 3> operands;
+      for (unsigned slot : step.operands) {
+        if (!known[slot])
+          return success(); // stays unknown; an error only where it is used
+        operands.push_back(values[slot]);
+      }
+      std::string undefined;
+      FailureOr<llvm::APInt> result =
+          exec::evaluateIntegerOp(*step.integer, operands, undefined);
+      if (succeeded(result))
+        set(step.results[0], *result);
+      return success();
+    }
     case Kind::Dot:
       if (async == schedule::AsyncUnit::wgmma)
         counts().flopsAsync += step.flops;
@@ -479,14 +637,11 @@ private:
         counts().flopsSync += step.flops;
       counts().cudaOps += step.cudaOps;
       return success();
-    case Kind::Load: {
-      auto load = cast<tile::LoadOp>(op);
+    case Kind::Load:
       counts().threadLoadBytes += step.bytes;
       counts().cudaOps += step.cudaOps;
-      touch(load.getSource(), load.getIndices(), load.getOffsets(),
-            load.getType().getShape(), step.bytes);
+      touch(step);
       return success();
-    }
     case Kind::Store:
       counts().storeBytes += step.bytes;
       return success();
@@ -495,154 +650,108 @@ private:
       counts().cudaOps += step.cudaOps;
       counts().sfuOps += step.sfuOps;
       return success();
-    case Kind::ScalarInteger:
-    case Kind::Other:
-      break;
-    }
-    if (step.kind == Kind::ScalarInteger) {
-      SmallVector<llvm::APInt> operands;
-      for (Value v : op.getOperands()) {
-        auto it = ints.find(v);
-        if (it == ints.end())
-          return success(); // stays unknown; an error only where it is used
-        operands.push_back(it->second);
-      }
-      std::string undefined;
-      FailureOr<llvm::APInt> result =
-          exec::evaluateIntegerOp(&op, operands, undefined);
-      if (succeeded(result))
-        ints[op.getResult(0)] = *result;
+    case Kind::ProgramId:
+      set(step.results[0], programId[step.number]);
+      return success();
+    case Kind::NumPrograms:
+      set(step.results[0], grid[step.number]);
+      return success();
+    case Kind::Dim: {
+      auto dim = cast<memref::DimOp>(op);
+      auto shape = shapes.find(dim.getSource());
+      std::optional<int64_t> d = dim.getConstantIndex();
+      if (!d)
+        d = value(step.operands[1]);
+      if (shape == shapes.end() || !d || *d < 0 ||
+          *d >= static_cast<int64_t>(shape->second.size()))
+        return success();
+      set(step.results[0], shape->second[*d]);
       return success();
     }
-    return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
-        .Case<tile::ProgramIdOp>([&](tile::ProgramIdOp p) {
-          set(p, programId[p.getDim()]);
-          return success();
-        })
-        .Case<tile::NumProgramsOp>([&](tile::NumProgramsOp p) {
-          set(p, grid[p.getDim()]);
-          return success();
-        })
-        .Case<memref::DimOp>([&](memref::DimOp dim) -> LogicalResult {
-          auto shape = shapes.find(dim.getSource());
-          std::optional<int64_t> d = dim.getConstantIndex();
-          if (!d)
-            d = value(dim.getIndex());
-          if (shape == shapes.end() || !d || *d < 0 ||
-              *d >= static_cast<int64_t>(shape->second.size()))
-            return success();
-          set(dim, shape->second[*d]);
-          return success();
-        })
-        .Case<memref::LoadOp>([&](memref::LoadOp load) -> LogicalResult {
-          auto arg = dyn_cast<BlockArgument>(load.getMemRef());
-          if (!arg || load.getIndices().size() != 1 ||
-              !exec::integerWidth(load.getType()))
-            return success();
-          if (!kernel.getArgAttr(arg.getArgNumber(),
-                                 tile::TileDialect::kNondecreasingAttrName))
-            return success();
-          int64_t index;
-          if (failed(indexOf(load, load.getIndices()[0], index)))
-            return failure();
-          int64_t parts = shapes.lookup(arg).front() - 1;
-          set(load, parts > 0 ? index * evenSplitExtent / parts : 0);
-          assume("sorted offsets split the rows evenly (" +
-                 std::to_string(evenSplitExtent) + " rows in " +
-                 std::to_string(std::max<int64_t>(parts, 0)) + " parts)");
-          return success();
-        })
-        .Case<scf::ForOp>([&](scf::ForOp f) { return walkLoop(f); })
-        .Case<scf::IfOp>([&](scf::IfOp ifOp) -> LogicalResult {
-          std::optional<int64_t> cond = value(ifOp.getCondition());
-          if (!cond) {
-            assume("a condition on data is taken as true");
-            cond = 1;
-          }
-          if (*cond)
-            return walkRegionWithYield(ifOp.getThenRegion(),
-                                       ifOp.getResults());
-          if (ifOp.getElseRegion().empty())
-            return success();
-          return walkRegionWithYield(ifOp.getElseRegion(), ifOp.getResults());
-        })
-        .Case<schedule::RoleOp>([&](schedule::RoleOp r) {
-          Operation *outer = role;
-          role = r;
-          LogicalResult result = walkRegionWithYield(r.getBody(), r.getResults());
-          role = outer;
-          return result;
-        })
-        .Case<schedule::AsyncOp>([&](schedule::AsyncOp a) {
-          auto outer = async;
-          async = a.getUnit();
-          LogicalResult result =
-              walkRegionWithYield(a.getBody(), a.getResults());
-          async = outer;
-          return result;
-        })
-        .Case<schedule::WaitGroupOp>([&](schedule::WaitGroupOp w) {
-          if (w.getUnit() == schedule::AsyncUnit::wgmma && loop)
-            counts().tightestWgmmaWait = std::min<int64_t>(
-                counts().tightestWgmmaWait, w.getPending());
-          return success();
-        })
-        .Case<tile::CopyOp>([&](tile::CopyOp copy) {
-          bool toShared = copy.isGlobalToShared();
-          auto shared = cast<MemRefType>(
-              (toShared ? copy.getDest() : copy.getSource()).getType());
-          ValueRange slot =
-              toShared ? copy.getDestIndices() : copy.getSourceIndices();
-          ArrayRef<int64_t> shape = tile::slotTileShape(shared, slot.size());
-          double bytes = static_cast<double>(
-                             std::max<unsigned>(
-                                 1, shared.getElementTypeBitWidth() / 8)) *
-                         static_cast<double>(ShapedType::getNumElements(shape));
-          if (!toShared) {
-            counts().storeBytes += bytes;
-            return success();
-          }
-          touch(copy.getSource(), copy.getSourceIndices(), copy.getOffsets(),
-                shape, bytes);
-          bool ahead = async == schedule::AsyncUnit::tma &&
-                       (!role || !facts.rolesWithDots.contains(role));
-          if (async == schedule::AsyncUnit::tma) {
-            slotsCopied.insert(slotKey(copy.getDest(), slot));
-            counts().ringSlots = std::max<int64_t>(
-                counts().ringSlots,
-                ShapedType::getNumElements(
-                    shared.getShape().take_front(slot.size())));
-          }
-          if (ahead && loop)
-            prefetching.insert(loop);
-          if (async == schedule::AsyncUnit::tma)
-            counts().prefetchBytes += bytes;
-          else
-            counts().threadLoadBytes += bytes;
-          return success();
-        })
-        .Case<tile::ReadOp>([&](tile::ReadOp read) {
-          slotsRead.insert(slotKey(read.getBuffer(), read.getIndices()));
-          return success();
-        })
-        .Default([&](Operation *other) -> LogicalResult {
-          counts().cudaOps += step.cudaOps;
-          counts().sfuOps += step.sfuOps;
-          for (Region &region : other->getRegions())
-            for (Block &block : region)
-              if (failed(walkBlock(block)))
-                return failure();
-          return success();
-        });
-  }
-
-  llvm::hash_code slotKey(Value ring, ValueRange slot) {
-    llvm::hash_code h = llvm::hash_value(ring.getAsOpaquePointer());
-    for (Value v : slot) {
-      std::optional<int64_t> x = value(v);
-      h = llvm::hash_combine(h, x ? *x : INT64_MIN);
+    case Kind::ScalarLoad: {
+      auto load = cast<memref::LoadOp>(op);
+      auto arg = dyn_cast<BlockArgument>(load.getMemRef());
+      if (!arg || load.getIndices().size() != 1 ||
+          !exec::integerWidth(load.getType()))
+        return success();
+      if (!kernel.getArgAttr(arg.getArgNumber(),
+                             tile::TileDialect::kNondecreasingAttrName))
+        return success();
+      int64_t index;
+      if (failed(indexOf(load, step.operands[1], index)))
+        return failure();
+      int64_t parts = shapes.lookup(arg).front() - 1;
+      set(step.results[0], parts > 0 ? index * evenSplitExtent / parts : 0);
+      assume("sorted offsets split the rows evenly (" +
+             std::to_string(evenSplitExtent) + " rows in " +
+             std::to_string(std::max<int64_t>(parts, 0)) + " parts)");
+      return success();
     }
-    return h;
+    case Kind::For:
+      return walkLoop(step);
+    case Kind::If: {
+      std::optional<int64_t> cond = value(step.operands[0]);
+      if (!cond) {
+        assume("a condition on data is taken as true");
+        cond = 1;
+      }
+      if (*cond)
+        return walkRegionWithYield(step.blocks[0], step.results);
+      if (step.blocks.size() < 2)
+        return success();
+      return walkRegionWithYield(step.blocks[1], step.results);
+    }
+    case Kind::Role: {
+      Operation *outer = role;
+      role = &op;
+      LogicalResult result = walkRegionWithYield(step.blocks[0], step.results);
+      role = outer;
+      return result;
+    }
+    case Kind::Async: {
+      auto outer = async;
+      async = step.unit;
+      LogicalResult result = walkRegionWithYield(step.blocks[0], step.results);
+      async = outer;
+      return result;
+    }
+    case Kind::WaitGroup:
+      if (step.unit == schedule::AsyncUnit::wgmma && loop)
+        counts().tightestWgmmaWait =
+            std::min(counts().tightestWgmmaWait, step.number);
+      return success();
+    case Kind::Copy: {
+      if (!step.toShared) {
+        counts().storeBytes += step.bytes;
+        return success();
+      }
+      touch(step);
+      bool ahead = async == schedule::AsyncUnit::tma &&
+                   (!role || !facts.rolesWithDots.contains(role));
+      if (async == schedule::AsyncUnit::tma) {
+        slotsCopied.insert(keyOf(step.ring, step.ringIndices));
+        counts().ringSlots = std::max(counts().ringSlots, step.ringDepth);
+      }
+      if (ahead && loop)
+        prefetching.insert(loop);
+      if (async == schedule::AsyncUnit::tma)
+        counts().prefetchBytes += step.bytes;
+      else
+        counts().threadLoadBytes += step.bytes;
+      return success();
+    }
+    case Kind::Read:
+      slotsRead.insert(keyOf(step.ring, step.ringIndices));
+      return success();
+    case Kind::Other:
+      counts().cudaOps += step.cudaOps;
+      counts().sfuOps += step.sfuOps;
+      for (unsigned block : step.blocks)
+        if (failed(walkBlock(block)))
+          return failure();
+      return success();
+    }
+    llvm_unreachable("every kind of step is handled");
   }
 };
 

@@ -15,10 +15,12 @@
 #ifndef TILETAG_EXECUTION_INTEGERARITH_H
 #define TILETAG_EXECUTION_INTEGERARITH_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/APInt.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::tiletag::exec {
@@ -26,12 +28,35 @@ namespace mlir::tiletag::exec {
 /// The bit width of an integer or index type (`index`: 64), or 0.
 unsigned integerWidth(Type type);
 
-/// True if `op` is a scalar integer operation evaluateIntegerOp handles:
-/// every operand and result is an integer or index scalar (i1 included).
+/// A scalar integer operation decoded once, for walkers that evaluate the
+/// same op many times (the cost model visits each millions of times).
+struct IntegerOp {
+  enum class Code : uint8_t {
+    Add, Sub, Mul, DivU, RemU, CeilDivU, DivS, RemS, CeilDivS, FloorDivS,
+    MinS, MaxS, MinU, MaxU, And, Or, Xor, Shl, ShrU, ShrS, Cmp, Select,
+    SignExtend, ZeroExtend, Truncate,
+  };
+  Code code;
+  arith::CmpIPredicate predicate = arith::CmpIPredicate::eq; // of a Cmp
+  bool nsw = false, nuw = false;
+  unsigned width = 0; // of the result
+};
+
+/// `op` decoded, if it is a scalar integer operation: every operand and
+/// result is an integer or index scalar (i1 included) of at most 64 bits.
+std::optional<IntegerOp> decodeIntegerOp(Operation *op);
+
+/// True if decodeIntegerOp(op) decodes it.
 bool isScalarIntegerOp(Operation *op);
 
 /// The result of `op` on `operands` (each at its operand's width). On
 /// undefined behaviour or poison, fails and says why in `undefined`.
+FailureOr<llvm::APInt> evaluateIntegerOp(const IntegerOp &op,
+                                         ArrayRef<llvm::APInt> operands,
+                                         std::string &undefined);
+
+/// The same for an op not decoded yet (fails on one that is not a scalar
+/// integer operation).
 FailureOr<llvm::APInt> evaluateIntegerOp(Operation *op,
                                          ArrayRef<llvm::APInt> operands,
                                          std::string &undefined);
