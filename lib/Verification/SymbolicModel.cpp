@@ -147,6 +147,35 @@ z3::expr SymbolicModel::forAll(const std::vector<z3::expr> &vars,
   return vars.empty() ? body : z3::forall(toVector(ctx, vars), body);
 }
 
+z3::expr SymbolicModel::forAll(const std::vector<z3::expr> &vars,
+                               const z3::expr &body,
+                               ArrayRef<std::vector<z3::expr>> instances) {
+  z3::expr result = forAll(vars, body);
+  if (vars.empty())
+    return result;
+  z3::expr_vector from = toVector(ctx, vars);
+  for (const std::vector<z3::expr> &values : instances)
+    if (values.size() == vars.size())
+      result = result && z3::expr(body).substitute(from, toVector(ctx, values));
+  return result;
+}
+
+std::optional<std::vector<z3::expr>>
+SymbolicModel::shiftedIteration(Operation *op, Operation *anchor,
+                                Instance &ianchor, int64_t shift) {
+  SmallVector<scf::ForOp> around = loops(op), aroundAnchor = loops(anchor);
+  if (around.empty() || around.size() > aroundAnchor.size() ||
+      !std::equal(around.begin(), around.end(), aroundAnchor.begin()))
+    return std::nullopt;
+  std::vector<z3::expr> values;
+  for (scf::ForOp loop : around)
+    values.push_back(inductionVar(loop, ianchor));
+  scf::ForOp innermost = around.back();
+  values.back() = values.back() +
+                  ctx.int_val(shift) * term(innermost.getStep(), ianchor);
+  return values;
+}
+
 z3::expr SymbolicModel::exists(const std::vector<z3::expr> &vars,
                                const z3::expr &body) {
   return vars.empty() ? body : z3::exists(toVector(ctx, vars), body);

@@ -665,6 +665,25 @@ private:
     return Instance{(prefix + std::to_string(instanceCounter++)).str(), {}, ""};
   }
 
+  /// The iterations of `op` one ring period (the mbarrier array's size) of
+  /// its innermost loop after `after` in `iafter` and before `before` in
+  /// `ibefore`: where a ring indexed by the iteration comes back to the same
+  /// element, the instances a proof about consecutive uses needs.
+  std::vector<std::vector<z3::expr>>
+  ringNeighbours(Operation *op, Value barriers, Operation *after,
+                 Instance &iafter, Operation *before, Instance &ibefore) {
+    int64_t period = 1;
+    if (auto init = barriers.getDefiningOp<schedule::MBarrierInitOp>())
+      period = std::max<int64_t>(1, init.getType().getSize());
+    std::vector<std::vector<z3::expr>> result;
+    if (after)
+      if (auto next = model.shiftedIteration(op, after, iafter, period))
+        result.push_back(std::move(*next));
+    if (auto previous = model.shiftedIteration(op, before, ibefore, -period))
+      result.push_back(std::move(*previous));
+    return result;
+  }
+
   /// No wait of `w`'s role on `w`'s element comes between `from` and `w`.
   z3::expr noWaitBetween(Operation *from, Instance &ifrom, const SyncPoint &w,
                          Instance &iw) {
@@ -677,7 +696,9 @@ private:
                          sameElement(other, io, w, iw) &&
                          model.before(from, ifrom, other.op, io) &&
                          model.before(other.op, io, w.op, iw);
-      none = none && model.forAll(model.loopVars(other.op, io), !between);
+      none = none && model.forAll(model.loopVars(other.op, io), !between,
+                                  ringNeighbours(other.op, w.barriers, from,
+                                                 ifrom, w.op, iw));
     }
     return none;
   }
@@ -709,7 +730,10 @@ private:
                            sameElement(p, ip, w, iw) &&
                            model.before(p.op, ip, w.op, iw);
         noPrevious =
-            noPrevious && model.forAll(model.loopVars(p.op, ip), !earlier);
+            noPrevious &&
+            model.forAll(model.loopVars(p.op, ip), !earlier,
+                         ringNeighbours(p.op, w.barriers, nullptr, iw, w.op,
+                                        iw));
         // Consecutive waits alternate parity.
         z3::expr consecutive = earlier && noWaitBetween(p.op, ip, w, iw);
         z3::expr pParity = z3::mod(

@@ -126,6 +126,21 @@ public:
 
   /// `body` for all (for some) values of `vars`; just `body` without vars.
   z3::expr forAll(const std::vector<z3::expr> &vars, const z3::expr &body);
+  /// The same, with `body` at each of `instances` (a value per var)
+  /// conjoined. An instance follows from the quantified formula, so the
+  /// formula means the same; it hands Z3 the iteration a proof needs, which
+  /// its quantifier instantiation would otherwise search for (hundreds of
+  /// thousands of resources for one step of a ring protocol).
+  z3::expr forAll(const std::vector<z3::expr> &vars, const z3::expr &body,
+                  ArrayRef<std::vector<z3::expr>> instances);
+
+  /// The loop variables of `op` at `anchor`'s iteration in `ianchor`, moved
+  /// by `shift` iterations of the innermost loop around `op` (the loops
+  /// outside it at `anchor`'s values); none where a loop around `op` is not
+  /// around `anchor` too, or `op` is in no loop.
+  std::optional<std::vector<z3::expr>>
+  shiftedIteration(Operation *op, Operation *anchor, Instance &ianchor,
+                   int64_t shift);
   z3::expr exists(const std::vector<z3::expr> &vars, const z3::expr &body);
 
   /// A fresh integer constant (for ghost values and existential variables).
