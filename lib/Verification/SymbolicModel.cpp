@@ -987,7 +987,13 @@ z3::expr SymbolicModel::lastWrite(Operation *w, Instance &iw,
                 iw.program};
     z3::expr later = executes(w2, i2) && sameSlot(w2, i2) &&
                      before(w2, i2, reader, ir) && before(w, iw, w2, i2);
-    last = last && forAll(loopVars(w2, i2), !later);
+    // Stated at the reader's iteration too, where a ring's slot is usually
+    // written last: that instance pins the last write down without a
+    // search.
+    std::vector<std::vector<z3::expr>> instances;
+    if (auto atReader = shiftedIteration(w2, reader, ir, 0))
+      instances.push_back(std::move(*atReader));
+    last = last && forAll(loopVars(w2, i2), !later, instances);
   }
   return last;
 }

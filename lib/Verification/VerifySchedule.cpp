@@ -878,7 +878,25 @@ private:
     return best;
   }
 
+  /// The iterations that witness a happens-before edge where there is one:
+  /// (loop variable of an "@hb" instance, its value there). noHappensBefore
+  /// states its quantifier at them too.
+  std::vector<std::pair<z3::expr, z3::expr>> hbWitnesses;
+
+  /// `op` in `inst` witnessed at `anchor`'s iteration in `ianchor` (where
+  /// the loops around `op` are around `anchor`).
+  void witness(Operation *op, Instance &inst, Operation *anchor,
+               Instance &ianchor) {
+    auto values = model.shiftedIteration(op, anchor, ianchor, 0);
+    if (!values)
+      return;
+    for (auto [var, value] : llvm::zip(model.loopVars(op, inst), *values))
+      hbWitnesses.emplace_back(var, value);
+  }
+
   /// "x (complete at `rel`) happens before y at `iy`" through an mbarrier.
+  /// The edge that usually exists: an arrival in the iteration of the
+  /// release, and a wait in the iteration of y (witnessed so).
   z3::expr happensBefore(Release &rel, Operation *x, Instance &ix, Operation *y,
                          Instance &iy) {
     z3::expr any = ctx.bool_val(false);
@@ -897,6 +915,7 @@ private:
             model.term(tma.getBarrierIndex(), ix) == model.term(w.index, iw) &&
             model.before(tma, ix, w.op, iw) && model.before(w.op, iw, y, iy);
         any = any || edge;
+        witness(w.op, iw, y, iy);
         continue;
       }
       for (const SyncPoint &a : arrivals) {
@@ -909,6 +928,8 @@ private:
             model.before(rel.op, rel.inst, a.op, ia) &&
             model.before(a.op, ia, w.op, iw) && model.before(w.op, iw, y, iy);
         any = any || edge;
+        witness(a.op, ia, rel.op, rel.inst);
+        witness(w.op, iw, y, iy);
       }
     }
     return any;
@@ -1196,7 +1217,16 @@ private:
   z3::expr noHappensBefore(const z3::expr &hb) {
     std::vector<z3::expr> vars;
     collectBound(hb, vars);
-    return model.forAll(vars, !hb);
+    // One instance: every edge at its witnesses (a variable without one
+    // stays a free constant, which any value instantiates).
+    std::vector<z3::expr> witnessed;
+    for (const z3::expr &var : vars) {
+      auto it = llvm::find_if(hbWitnesses,
+                              [&](auto &w) { return z3::eq(w.first, var); });
+      witnessed.push_back(it == hbWitnesses.end() ? var : it->second);
+    }
+    hbWitnesses.clear();
+    return model.forAll(vars, !hb, {witnessed});
   }
 
   static void collectBound(const z3::expr &e, std::vector<z3::expr> &vars) {
