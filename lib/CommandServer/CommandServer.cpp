@@ -35,6 +35,9 @@ const char *const tiletag::kServeHelp =
 
 namespace {
 
+/// Set (with LD_BIND_NOW) where the server set LD_BIND_NOW itself.
+constexpr const char *kBindNowMarker = "TILETAG_SERVE_SET_LD_BIND_NOW";
+
 /// One request, decoded.
 struct Request {
   std::vector<std::string> argv;
@@ -101,6 +104,11 @@ bool answer(int fd, llvm::json::Object object) {
                            llvm::function_ref<int(int, char **)> main) {
   ::close(protocolIn);
   ::close(protocolOut);
+  // The command sees the environment the server was started with.
+  if (::getenv(kBindNowMarker)) {
+    ::unsetenv("LD_BIND_NOW");
+    ::unsetenv(kBindNowMarker);
+  }
   int in = ::open("/dev/null", O_RDONLY);
   int out = ::open(request.stdoutPath.c_str(),
                    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -173,6 +181,19 @@ llvm::json::Object waitFor(pid_t child, double timeout) {
 
 int tiletag::serveCommandLines(llvm::StringRef tool,
                                llvm::function_ref<int(int, char **)> main) {
+  // The dynamic linker binds a library function at its first call, and in
+  // a forked child every first call is a first call again: ~7 % of the CPU
+  // of an agent's candidate. Bound once in the server instead: it starts
+  // again with LD_BIND_NOW (or goes on lazily if that fails).
+  if (!::getenv("LD_BIND_NOW")) {
+    ::setenv("LD_BIND_NOW", "1", 1);
+    ::setenv(kBindNowMarker, "1", 1);
+    std::string name = tool.str(), flag = kServeFlag.str();
+    char *args[] = {name.data(), flag.data(), nullptr};
+    ::execv("/proc/self/exe", args);
+    ::unsetenv("LD_BIND_NOW");
+    ::unsetenv(kBindNowMarker);
+  }
   // The protocol runs on private copies of stdin and stdout, so that nothing
   // the tool's libraries print can mix with it.
   int protocolIn = ::fcntl(0, F_DUPFD_CLOEXEC, 3);

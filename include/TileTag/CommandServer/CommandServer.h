@@ -27,7 +27,10 @@ inline constexpr llvm::StringLiteral kServeFlag = "--serve";
 extern const char *const kServeHelp;
 
 /// Serves command lines read from stdin until it is closed; returns the
-/// tool's exit status (0, or 2 when stdin or stdout cannot be used).
+/// tool's exit status (0, or 2 when stdin or stdout cannot be used). Unless
+/// LD_BIND_NOW is set, the tool first executes itself again with it, so
+/// that library functions are bound once, not in every child; commands run
+/// with the environment the server was given.
 ///
 /// The first line written to stdout is `{"serving":TOOL,"protocol":1}`.
 /// Every line read is a JSON object
