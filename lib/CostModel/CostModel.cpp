@@ -541,7 +541,8 @@ private:
 
   /// The slots a block's terminator yields.
   ArrayRef<unsigned> yielded(unsigned block) {
-    return blockSteps[block].back().operands;
+    const std::vector<Step> &steps = blockSteps[block];
+    return steps.empty() ? ArrayRef<unsigned>() : steps.back().operands;
   }
 
   LogicalResult walkLoop(const Step &step) {
