@@ -9,6 +9,11 @@
 // RUN: tiletag-run %examples/moe.mlir --device=cuda --check | FileCheck %s
 // RUN: tiletag-run %examples/softmax.mlir --device=cuda --check | FileCheck %s
 // RUN: tiletag-run %examples/layernorm.mlir --device=cuda --check | FileCheck %s
+// Timing (tiletag-agent --measure): the median of N more launches, without
+// the CPU oracle, at a size the oracle would take long on.
+// RUN: tiletag-run %examples/gemm_wide.mlir --device=cuda --repeat 5 --skip-oracle --size M=4096,N=4096,K=4096 | FileCheck %s --check-prefix=TIME
+// TIME: run @gemm_wide (M=4096, N=4096, K=4096): 512 programs in {{[0-9]+\.[0-9]+}} ms on the GPU (median of 5 launches)
+// TIME-NOT: CPU oracle
 
 // CHECK: on the GPU
 // CHECK: compare with the CPU oracle: {{.*}} matches

@@ -94,6 +94,18 @@ static cl::opt<std::string> device(
 static cl::opt<std::string> chip("chip",
                                  cl::desc("GPU architecture for --device=cuda"),
                                  cl::init("sm_90a"), cl::cat(category));
+static cl::opt<unsigned> repeat(
+    "repeat",
+    cl::desc("With --device=cuda: launch each kernel N more times after the "
+             "run that is checked, on the same buffers, and report the "
+             "median time of those launches"),
+    cl::init(0), cl::value_desc("N"), cl::cat(category));
+static cl::opt<bool> skipOracle(
+    "skip-oracle",
+    cl::desc("With --device=cuda: do not compare with the CPU oracle (to "
+             "time kernels at sizes the sequential oracle would take hours "
+             "on; the kernel's proof is then its only check)"),
+    cl::cat(category));
 
 namespace {
 
@@ -440,8 +452,8 @@ bool runJob(const Job &job, ArrayRef<tile::KernelOp> kernels,
         throw UsageError{"--set pid<d> replays one program on the CPU only"};
       double kernelMillis = 0;
       std::string error;
-      if (failed(gpu->run(k.getSymName(), operands, grid, kernelMillis,
-                          error))) {
+      if (failed(gpu->run(k.getSymName(), operands, grid, kernelMillis, error,
+                          repeat))) {
         llvm::errs() << "tiletag-run: @" << k.getSymName()
                      << " on the GPU: " << error << "\n";
         return false;
@@ -541,6 +553,9 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       return 2;
   }
 
+  if (device != "cuda" && (repeat || skipOracle))
+    throw UsageError{std::string(repeat ? "--repeat" : "--skip-oracle") +
+                     " needs --device=cuda"};
   std::unique_ptr<exec::CudaProgram> gpu;
   if (device == "cuda") {
     std::string error;
@@ -579,11 +594,15 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       programs += n;
     }
     llvm::outs() << "run " << names << " (" << sizeText << "): " << programs
-                 << " programs in " << llvm::format("%.1f", millis) << " ms"
-                 << (gpu ? " on the GPU" : "") << "\n";
+                 << " programs in "
+                 << llvm::format(repeat ? "%.4f" : "%.1f", millis) << " ms"
+                 << (gpu ? " on the GPU" : "");
+    if (repeat)
+      llvm::outs() << " (median of " << repeat << " launches)";
+    llvm::outs() << "\n";
 
     // GPU results are checked against the sequential meaning.
-    if (gpu) {
+    if (gpu && !skipOracle) {
       NamedBuffers cpuBuffers = copyBuffers(inputs);
       double cpuMillis = 0;
       if (!runJob(job, job.kernels, cpuBuffers, cpuMillis)) {

@@ -33,10 +33,12 @@ public:
 
   /// Runs kernel `name` over `grid` with `operands` as for runKernel: memref
   /// buffers are copied to the device, then back. `millis` is the kernel
-  /// time alone (launch to completion).
+  /// time alone (launch to completion). With `repeats`, the kernel then runs
+  /// that many more times on the same device buffers (the outputs copied
+  /// back are the first run's) and `millis` is the median of those runs.
   virtual LogicalResult run(StringRef name, ArrayRef<RuntimeValue> operands,
                             ArrayRef<int64_t> grid, double &millis,
-                            std::string &error) = 0;
+                            std::string &error, unsigned repeats = 0) = 0;
 };
 
 } // namespace mlir::tiletag::exec

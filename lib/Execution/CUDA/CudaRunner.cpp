@@ -31,6 +31,7 @@ exec::CudaProgram::~CudaProgram() = default;
 #include <cuda.h>
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace {
@@ -126,14 +127,14 @@ public:
   llvm::StringMap<KernelInfo> kernels;
 
   LogicalResult run(StringRef name, ArrayRef<RuntimeValue> operands,
-                    ArrayRef<int64_t> grid, double &millis,
-                    std::string &error) override;
+                    ArrayRef<int64_t> grid, double &millis, std::string &error,
+                    unsigned repeats) override;
 };
 
 LogicalResult CudaProgramImpl::run(StringRef name,
                                    ArrayRef<RuntimeValue> operands,
                                    ArrayRef<int64_t> grid, double &millis,
-                                   std::string &error) {
+                                   std::string &error, unsigned repeats) {
   auto it = kernels.find(name);
   if (it == kernels.end()) {
     error = "no compiled kernel @" + name.str();
@@ -283,16 +284,23 @@ LogicalResult CudaProgramImpl::run(StringRef name,
   SmallVector<unsigned> g(3, 1);
   for (auto [d, n] : llvm::enumerate(grid))
     g[d] = n;
-  auto start = std::chrono::steady_clock::now();
-  if (!cu.ok(cu.cuLaunchKernel_(info.function, g[0], g[1], g[2], info.block[0],
-                                info.block[1], info.block[2], info.sharedBytes,
-                                nullptr, params.data(), nullptr),
-             "cuLaunchKernel", error) ||
-      !cu.ok(cu.cuCtxSynchronize_(), "kernel execution", error))
+  // One launch, timed from launch to completion.
+  auto launch = [&](double &ms) {
+    auto start = std::chrono::steady_clock::now();
+    if (!cu.ok(cu.cuLaunchKernel_(info.function, g[0], g[1], g[2],
+                                  info.block[0], info.block[1], info.block[2],
+                                  info.sharedBytes, nullptr, params.data(),
+                                  nullptr),
+               "cuLaunchKernel", error) ||
+        !cu.ok(cu.cuCtxSynchronize_(), "kernel execution", error))
+      return false;
+    ms = std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+             .count();
+    return true;
+  };
+  if (!launch(millis))
     return failure();
-  millis = std::chrono::duration<double, std::milli>(
-               std::chrono::steady_clock::now() - start)
-               .count();
 
   for (auto [i, v] : llvm::enumerate(operands)) {
     const Buffer *buffer = std::get_if<Buffer>(&v);
@@ -310,6 +318,14 @@ LogicalResult CudaProgramImpl::run(StringRef name,
       a.data[e] = fromBits(a.elementType, bits);
     }
   }
+  if (!repeats)
+    return success();
+  std::vector<double> times(repeats);
+  for (double &ms : times)
+    if (!launch(ms))
+      return failure();
+  std::nth_element(times.begin(), times.begin() + repeats / 2, times.end());
+  millis = times[repeats / 2];
   return success();
 }
 

@@ -80,6 +80,7 @@ class Run:
     def report(self):
         return {"kernel": self.kernel, "input_sha256": self.input_hash,
                 "target": self.args.target, "size": self.size,
+                "scored_by": self.scored_by(),
                 "scalars": self.scalars, "seed": self.args.seed,
                 "check_sizes": self.check_sizes,
                 "recipes": sorted(self.recipes),
@@ -172,6 +173,9 @@ class Run:
             self.best = attempt
             self.save_best(attempt)
 
+    def scored_by(self):
+        return "measurement" if self.args.measure else "estimate"
+
     def resume(self):
         path = os.path.join(self.args.out, "report.json")
         if not os.path.exists(path):
@@ -184,6 +188,10 @@ class Run:
                 or old.get("size") != self.size or old.get("scalars") != self.scalars:
             raise SystemExit("tiletag-agent: %s holds a run of another kernel, target or "
                              "size; use another --out" % path)
+        if old.get("scored_by", "estimate") != self.scored_by():
+            raise SystemExit("tiletag-agent: %s holds a run scored by %s, not %s; use "
+                             "another --out" % (path, old.get("scored_by", "estimate"),
+                                                self.scored_by()))
         best_id = (old.get("best") or {}).get("id")
         for a in old["attempts"]:
             if a["status"] == "error":
@@ -211,6 +219,7 @@ class Run:
                 "size": self.size, "scalars": self.scalars,
                 "check_sizes": self.check_sizes, "seed": seed,
                 "calibration": self.args.calibration,
+                "measure": self.args.measure,
                 "rlimit": self.args.rlimit,
                 "verdict_cache": self.verdict_cache,
                 "timeout": self.args.timeout}
@@ -358,6 +367,10 @@ def _main(argv=None):
     ap.add_argument("--recipes", action="append", help="recipe file or directory "
                     "(repeatable; default: the shipped recipes)")
     ap.add_argument("--calibration", default="", help="cost model calibration (JSON)")
+    ap.add_argument("--measure", action="store_true", help="score verified candidates by "
+                    "their time on GPU 0 at --size (tiletag-run --device=cuda, median of "
+                    "%d launches) instead of the cost model's estimate, which is kept "
+                    "beside it; needs a CUDA GPU, checked first" % evaluation.MEASURE_LAUNCHES)
     ap.add_argument("--estimate", action="store_true", help="only print the cost "
                     "model's estimate of KERNEL at --size")
     ap.add_argument("--json", action="store_true", help="with --estimate: JSON output")
@@ -411,6 +424,16 @@ def _main(argv=None):
     if proc.returncode != 0:
         sys.stderr.write(proc.stderr)
         raise SystemExit("tiletag-agent: @%s does not verify as given; fix it first" % name)
+
+    # Measuring needs a GPU that runs the kernel as given (checked against
+    # the CPU oracle at its launch sizes).
+    if args.measure:
+        proc = subprocess.run([tools["run"], os.path.join(args.out, "input.mlir"),
+                               "--device=cuda", "--chip", args.target, "--kernel", name],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit("tiletag-agent: --measure needs a CUDA GPU that runs @%s: %s"
+                             % (name, evaluation.first_error(proc.stderr + proc.stdout)))
 
     # What scripts must leave as it is, as tiletag-opt prints it (and so
     # prints a candidate).

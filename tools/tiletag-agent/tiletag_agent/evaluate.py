@@ -6,7 +6,7 @@ interpreter (it may rewrite the kernel and add kernels, nothing else: the
 contract stays as it was), verify (tags, contract, schedule), run the CPU
 oracle at ragged sizes on fresh random inputs against the workload's
 float64 reference, lower to PTX, assemble with ptxas (registers, spills),
-estimate the time."""
+estimate the time, and with `measure` time it on the GPU."""
 
 import json
 import os
@@ -19,6 +19,10 @@ import threading
 import time
 
 from . import kernel as kernels
+
+# Launches a measured candidate's time is the median of (after the one
+# whose outputs tiletag-run keeps).
+MEASURE_LAUNCHES = 20
 
 # Reasons a candidate is rejected (recipes name them in [repair]).
 WAIT_RE = re.compile(r"wait_group|wait depth|wait_depth|retires", re.I)
@@ -196,7 +200,8 @@ def evaluate(task):
     """task: dict with module (text), kernel, scope (kernel.scope of the
     module as tiletag-opt prints it), script (text), opt, run,
     ptxas (paths), chip, size (dict for the estimate), check_sizes (list of
-    dicts), scalars (dict), seed (int), calibration (path or ""), rlimit
+    dicts), scalars (dict), seed (int), calibration (path or ""), measure
+    (bool: score by the GPU time at `size` instead of the estimate), rlimit
     (Z3 resources per query, or None: the verifier's), verdict_cache (a
     private folder where the verifier keeps and reuses query verdicts, or
     None), timeout (s).
@@ -317,6 +322,33 @@ def evaluate(task):
                            "tflops": estimate["tflops"],
                            "bound_by": estimate["kernels"][0]["bound_by"],
                            "model": estimate["model"]}
+
+        if task.get("measure"):
+            cmd = [task["run"], proved, "--device=cuda", "--chip", task["chip"],
+                   "--kernel", task["kernel"], "--seed", str(task["seed"]),
+                   "--repeat", str(MEASURE_LAUNCHES), "--skip-oracle"]
+            if task["size"]:
+                cmd += ["--size", ",".join("%s=%d" % kv for kv in task["size"].items())]
+            for name, value in task["scalars"].items():
+                cmd += ["--set", "%s=%d" % (name, value)]
+            rc, sout, err, s = _run(cmd, t, tmp)
+            if rc is None or rc < 0:
+                return crashed("measure", rc, err, s)
+            m = re.search(r" in ([0-9.]+) ms on the GPU \(median of", sout)
+            if rc != 0 or not m:
+                return reject("measure", "measure", first_error(err + sout) if rc else
+                              "tiletag-run printed no GPU time", s)
+            result["times"]["measure"] = round(s, 3)
+            us = float(m.group(1)) * 1000
+            if us <= 0:
+                return reject("measure", "measure", "a GPU time of 0", s)
+            # The same FLOPs as the estimate counts, over the measured time.
+            result["score"] = {"kind": "measured", "time_us": us,
+                               "tflops": estimate["tflops"] * estimate["time_us"] / us,
+                               "launches": MEASURE_LAUNCHES,
+                               "estimate_us": estimate["time_us"],
+                               "bound_by": estimate["kernels"][0]["bound_by"],
+                               "model": estimate["model"]}
         result["status"] = "verified"
         with open(proved) as f:
             result["kernel_ir"] = f.read()

@@ -10,7 +10,7 @@ import tomllib
 PARAM_TYPES = ("int", "bool", "choice")
 REASONS = ("apply", "verify:wait", "verify:slot", "verify:schedule",
            "verify:tags", "verify:contract", "verify:unknown", "oracle",
-           "lower", "ptxas", "estimate", "shared-memory", "registers")
+           "lower", "ptxas", "estimate", "measure", "shared-memory", "registers")
 
 
 class RecipeError(Exception):
