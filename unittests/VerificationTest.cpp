@@ -115,6 +115,35 @@ TEST_F(VerificationTest, SequentialOrderOfInstances) {
   EXPECT_FALSE(holds(prover, ex, ka < 3));
 }
 
+TEST_F(VerificationTest, StatedInstancesChangeNoQuantifiedFact) {
+  z3::context ctx;
+  SymbolicModel model(kernel, ctx);
+  Prover prover(ctx, 1000000, "", "test");
+  Instance w{"@w", {}}, r{"@r", {}};
+  // "No write of the read's slot comes after the read, in the loop":
+  // false, but the same with or without instances stated beside it.
+  z3::expr later = model.executes(write, w) && model.before(read, r, write, w);
+  std::vector<z3::expr> vars = model.loopVars(write, w);
+  std::optional<std::vector<z3::expr>> next =
+      model.shiftedIteration(write, read, r, 4);
+  std::optional<std::vector<z3::expr>> same =
+      model.shiftedIteration(write, read, r, 0);
+  ASSERT_TRUE(next && same);
+  z3::expr k = model.inductionVar(loop, r);
+  EXPECT_TRUE(holds(prover, ctx.bool_val(true), (*next)[0] == k + 4));
+  EXPECT_TRUE(holds(prover, ctx.bool_val(true), (*same)[0] == k));
+  z3::expr plain = model.forAll(vars, !later);
+  z3::expr stated = model.forAll(vars, !later,
+                                 {*next, *same, {ctx.int_val(-7)}});
+  EXPECT_TRUE(holds(prover, model.assumptions(), plain == stated));
+  // An instance of the wrong arity is left out, not misapplied.
+  EXPECT_TRUE(z3::eq(model.forAll(vars, !later, {{k, k}}), plain));
+  // Ops outside every loop have no iteration to shift.
+  Operation *outside = nullptr;
+  kernel.walk([&](tile::ProgramIdOp p) { outside = p; });
+  EXPECT_FALSE(model.shiftedIteration(outside, read, r, 1));
+}
+
 TEST_F(VerificationTest, UnknownIsNotAProof) {
   z3::context ctx;
   Prover prover(ctx, 100, "", "test");
