@@ -962,14 +962,11 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
     free.push(0);
   double makespan = 0;
   llvm::StringMap<double> boundCycles;
+  // A wave reads each tile it touches from DRAM once (a tile's bytes follow
+  // from its key: operand, offsets, shape); all waves together touch
+  // `footprintAll`. Per tile, the last wave that touched it.
   double dramBytes = 0, footprintAll = 0;
-  llvm::DenseMap<TileKey, double> waveTiles, allTiles;
-  int64_t waveOf = 0;
-  auto closeWave = [&] {
-    for (auto &[key, bytes] : waveTiles)
-      dramBytes += bytes;
-    waveTiles.clear();
-  };
+  llvm::DenseMap<TileKey, int64_t> lastWave;
   SmallVector<int64_t> pid(grid.size(), 0);
   for (int64_t linear = 0; linear < programs; linear += stride) {
     int64_t rest = linear;
@@ -1014,18 +1011,16 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
       makespan = std::max(makespan, start + slotTime);
     }
     int64_t wave = linear / slots;
-    if (wave != waveOf) {
-      closeWave();
-      waveOf = wave;
-    }
     for (auto &[key, bytes] : tiles) {
-      waveTiles[key] = bytes * stride;
-      allTiles[key] = bytes * stride;
+      auto [it, first] = lastWave.try_emplace(key, wave);
+      if (first)
+        footprintAll += bytes * stride;
+      if (first || it->second != wave) {
+        dramBytes += bytes * stride;
+        it->second = wave;
+      }
     }
   }
-  closeWave();
-  for (auto &[key, bytes] : allTiles)
-    footprintAll += bytes;
   // A footprint that fits in L2 is read from DRAM once.
   if (footprintAll <= m.l2Bytes)
     dramBytes = footprintAll;
