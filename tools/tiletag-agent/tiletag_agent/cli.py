@@ -23,7 +23,7 @@ USAGE = """Searches transform scripts for the fastest kernel the checkers prove
 correct. Every candidate is applied, verified (tags, contract, schedule), run
 on the CPU oracle at ragged sizes against the workload's float64 reference,
 lowered to PTX and assembled by ptxas, then scored by the cost model at
---size. A candidate that fails any step is recorded with the reason and is
+--size (with --measure: timed on the GPU). A candidate that fails any step is recorded with the reason and is
 never reported. docs/Agent.md describes recipes, the planner and DIR."""
 
 
