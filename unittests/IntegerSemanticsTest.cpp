@@ -143,6 +143,8 @@ protected:
           op = o;
       });
       ASSERT_TRUE(op);
+      std::optional<exec::IntegerOp> decoded = exec::decodeIntegerOp(op);
+      ASSERT_TRUE(decoded) << form.op;
       Value result = op->getResult(0);
       unsigned wr = exec::integerWidth(result.getType());
 
@@ -191,7 +193,8 @@ protected:
           if (!isa<arith::SelectOp>(op) && symC)
             args.erase(args.begin());
           std::string undefined;
-          FailureOr<APInt> oracle = exec::evaluateIntegerOp(op, args, undefined);
+          FailureOr<APInt> oracle =
+              exec::evaluateIntegerOp(*decoded, args, undefined);
           z3::expr isDefined = defined.substitute(from, to).simplify();
           z3::expr value = term.substitute(from, to).simplify();
           std::string where = "a=" + llvm::toString(a, 10, true) +

@@ -74,21 +74,6 @@ std::optional<exec::IntegerOp> exec::decodeIntegerOp(Operation *op) {
   return decoded;
 }
 
-bool exec::isScalarIntegerOp(Operation *op) {
-  return decodeIntegerOp(op).has_value();
-}
-
-FailureOr<APInt> exec::evaluateIntegerOp(Operation *op,
-                                         ArrayRef<APInt> operands,
-                                         std::string &undefined) {
-  std::optional<IntegerOp> decoded = decodeIntegerOp(op);
-  if (!decoded) {
-    undefined = "not an integer operation";
-    return failure();
-  }
-  return evaluateIntegerOp(*decoded, operands, undefined);
-}
-
 FailureOr<APInt> exec::evaluateIntegerOp(const IntegerOp &op,
                                          ArrayRef<APInt> operands,
                                          std::string &undefined) {

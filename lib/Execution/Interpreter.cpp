@@ -258,12 +258,13 @@ static uint64_t unsignedAt(Type type, double x) {
 
 LogicalResult Interpreter::runArith(Operation &op, bool &handled) {
   handled = true;
-  if (isScalarIntegerOp(&op)) {
+  if (std::optional<IntegerOp> integerOp = decodeIntegerOp(&op)) {
     SmallVector<llvm::APInt> operands;
     for (Value v : op.getOperands())
       operands.push_back(integer(v));
     std::string undefined;
-    FailureOr<llvm::APInt> r = evaluateIntegerOp(&op, operands, undefined);
+    FailureOr<llvm::APInt> r =
+        evaluateIntegerOp(*integerOp, operands, undefined);
     if (failed(r))
       return fail(&op, "undefined behaviour: " + undefined);
     setInteger(op.getResult(0), *r);

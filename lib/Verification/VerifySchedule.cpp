@@ -881,24 +881,24 @@ private:
   /// The iterations that witness a happens-before edge where there is one:
   /// (loop variable of an "@hb" instance, its value there). noHappensBefore
   /// states its quantifier at them too.
-  std::vector<std::pair<z3::expr, z3::expr>> hbWitnesses;
+  using Witnesses = std::vector<std::pair<z3::expr, z3::expr>>;
 
-  /// `op` in `inst` witnessed at `anchor`'s iteration in `ianchor` (where
-  /// the loops around `op` are around `anchor`).
-  void witness(Operation *op, Instance &inst, Operation *anchor,
-               Instance &ianchor) {
+  /// Adds `op` in `inst` witnessed at `anchor`'s iteration in `ianchor`
+  /// (where the loops around `op` are around `anchor`).
+  void witness(Witnesses &witnesses, Operation *op, Instance &inst,
+               Operation *anchor, Instance &ianchor) {
     auto values = model.shiftedIteration(op, anchor, ianchor, 0);
     if (!values)
       return;
     for (auto [var, value] : llvm::zip(model.loopVars(op, inst), *values))
-      hbWitnesses.emplace_back(var, value);
+      witnesses.emplace_back(var, value);
   }
 
   /// "x (complete at `rel`) happens before y at `iy`" through an mbarrier.
-  /// The edge that usually exists: an arrival in the iteration of the
-  /// release, and a wait in the iteration of y (witnessed so).
+  /// The edge that usually exists, added to `witnesses`: an arrival in the
+  /// iteration of the release, and a wait in the iteration of y.
   z3::expr happensBefore(Release &rel, Operation *x, Instance &ix, Operation *y,
-                         Instance &iy) {
+                         Instance &iy, Witnesses &witnesses) {
     z3::expr any = ctx.bool_val(false);
     // A TMA copy releases through its region's transaction bytes.
     auto tma = x->getParentOfType<schedule::AsyncOp>();
@@ -915,7 +915,7 @@ private:
             model.term(tma.getBarrierIndex(), ix) == model.term(w.index, iw) &&
             model.before(tma, ix, w.op, iw) && model.before(w.op, iw, y, iy);
         any = any || edge;
-        witness(w.op, iw, y, iy);
+        witness(witnesses, w.op, iw, y, iy);
         continue;
       }
       for (const SyncPoint &a : arrivals) {
@@ -928,8 +928,8 @@ private:
             model.before(rel.op, rel.inst, a.op, ia) &&
             model.before(a.op, ia, w.op, iw) && model.before(w.op, iw, y, iy);
         any = any || edge;
-        witness(a.op, ia, rel.op, rel.inst);
-        witness(w.op, iw, y, iy);
+        witness(witnesses, a.op, ia, rel.op, rel.inst);
+        witness(witnesses, w.op, iw, y, iy);
       }
     }
     return any;
@@ -969,13 +969,14 @@ private:
   /// so that noHappensBefore quantifies them.
   z3::expr drainedThenHappensBefore(Operation *x, Instance &ix,
                                     schedule::AsyncOp reader, Operation *y,
-                                    Instance &iy) {
+                                    Instance &iy, Witnesses &witnesses) {
     z3::expr any = ctx.bool_val(false);
     forEachDrain(x, ix, reader, "@hb",
                  [&](Operation *, Instance &, Operation *w, Instance &iw,
                      const z3::expr &drained) {
                    Release drain{w, iw};
-                   any = any || (drained && happensBefore(drain, x, ix, y, iy));
+                   any = any || (drained && happensBefore(drain, x, ix, y, iy,
+                                                          witnesses));
                  });
     return any;
   }
@@ -1035,10 +1036,12 @@ private:
         z3::expr conflict = model.executes(x.op, ix) &&
                             model.executes(y.op, iy) && overlap(x, ix, y, iy) &&
                             model.before(x.op, ix, y.op, iy);
-        z3::expr hb = happensBefore(*rel, x.op, ix, y.op, iy);
+        Witnesses witnesses;
+        z3::expr hb = happensBefore(*rel, x.op, ix, y.op, iy, witnesses);
         if (schedule::AsyncOp reader = asyncReaderOf(x.op))
-          hb = hb || drainedThenHappensBefore(x.op, ix, reader, y.op, iy);
-        z3::expr noEdge = noHappensBefore(hb);
+          hb = hb || drainedThenHappensBefore(x.op, ix, reader, y.op, iy,
+                                              witnesses);
+        z3::expr noEdge = noHappensBefore(hb, witnesses);
         std::string what = std::string(x.write && y.write ? "write-write"
                                        : x.write          ? "read-after-write"
                                                  : "write-after-read") +
@@ -1214,18 +1217,17 @@ private:
   /// The negation of a happens-before formula: its helper instances
   /// (loop variables named '@hb...') are existential in `hb`, so they are
   /// universal here.
-  z3::expr noHappensBefore(const z3::expr &hb) {
+  z3::expr noHappensBefore(const z3::expr &hb, const Witnesses &witnesses) {
     std::vector<z3::expr> vars;
     collectBound(hb, vars);
     // One instance: every edge at its witnesses (a variable without one
     // stays a free constant, which any value instantiates).
     std::vector<z3::expr> witnessed;
     for (const z3::expr &var : vars) {
-      auto it = llvm::find_if(hbWitnesses,
+      auto it = llvm::find_if(witnesses,
                               [&](auto &w) { return z3::eq(w.first, var); });
-      witnessed.push_back(it == hbWitnesses.end() ? var : it->second);
+      witnessed.push_back(it == witnesses.end() ? var : it->second);
     }
-    hbWitnesses.clear();
     return model.forAll(vars, !hb, {witnessed});
   }
 
@@ -1253,8 +1255,9 @@ private:
                          sameElement(w, iw, a, ia) &&
                          model.before(w.op, iw, a.op, ia);
         Release rel{w.op, Instance{iw.suffix, iw.memo, iw.program}};
-        z3::expr noEdge =
-            noHappensBefore(happensBefore(rel, w.op, iw, a.op, ia));
+        Witnesses witnesses;
+        z3::expr hb = happensBefore(rel, w.op, iw, a.op, ia, witnesses);
+        z3::expr noEdge = noHappensBefore(hb, witnesses);
         std::pair<Operation *, Instance *> points[] = {{w.op, &iw},
                                                        {a.op, &ia}};
         prove(a.op, after && model.assumptions(), !noEdge,

@@ -46,18 +46,9 @@ struct IntegerOp {
 /// result is an integer or index scalar (i1 included) of at most 64 bits.
 std::optional<IntegerOp> decodeIntegerOp(Operation *op);
 
-/// True if decodeIntegerOp(op) decodes it.
-bool isScalarIntegerOp(Operation *op);
-
 /// The result of `op` on `operands` (each at its operand's width). On
 /// undefined behaviour or poison, fails and says why in `undefined`.
 FailureOr<llvm::APInt> evaluateIntegerOp(const IntegerOp &op,
-                                         ArrayRef<llvm::APInt> operands,
-                                         std::string &undefined);
-
-/// The same for an op not decoded yet (fails on one that is not a scalar
-/// integer operation).
-FailureOr<llvm::APInt> evaluateIntegerOp(Operation *op,
                                          ArrayRef<llvm::APInt> operands,
                                          std::string &undefined);
 

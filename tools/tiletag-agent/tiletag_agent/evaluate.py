@@ -76,6 +76,19 @@ def ragged_sizes(defaults):
     return {k: (v - v // 4 + 1 if v > 4 else v) for k, v in defaults.items()}
 
 
+def _sizes(values):
+    """NAME=VALUE,... of a dict."""
+    return ",".join("%s=%d" % kv for kv in values.items())
+
+
+def _run_flags(sizes, scalars):
+    """tiletag-run's flags for problem sizes and scalar operands."""
+    flags = ["--size", _sizes(sizes)] if sizes else []
+    for name, value in scalars.items():
+        flags += ["--set", "%s=%d" % (name, value)]
+    return flags
+
+
 def _tool_env():
     """The environment of the tools: glibc's malloc on transparent huge
     pages (GLIBC_TUNABLES, glibc 2.35+; ignored elsewhere). Page faults are
@@ -269,18 +282,15 @@ def evaluate(task):
 
         total = 0.0
         for i, sizes in enumerate(task["check_sizes"]):
-            size = ",".join("%s=%d" % kv for kv in sizes.items())
             cmd = [task["run"], proved, "--check", "--kernel", task["kernel"],
-                   "--size", size, "--seed", str(task["seed"] + i)]
-            for name, value in task["scalars"].items():
-                cmd += ["--set", "%s=%d" % (name, value)]
+                   "--seed", str(task["seed"] + i)] + _run_flags(sizes, task["scalars"])
             rc, sout, err, s = _run(cmd, t, tmp)
             total += s
             if rc is None or rc < 0:
                 return crashed("oracle", rc, err, total)
             if rc != 0:
                 return reject("oracle", "oracle", "at %s: %s" % (
-                    size, first_error(err + sout)), total)
+                    _sizes(sizes), first_error(err + sout)), total)
         result["times"]["oracle"] = round(total, 3)
 
         rc, _, err, s = _run([task["opt"], proved, "--tiletag-compile-cuda="
@@ -304,10 +314,8 @@ def evaluate(task):
         result["ptxas"] = {"registers": max(regs) if regs else None,
                            "spill_bytes": sum(spills)}
 
-        size = ",".join("%s=%d" % kv for kv in
-                        list(task["size"].items()) + list(task["scalars"].items()))
-        options = "sizes=%s format=json kernel=%s chip=%s" % (size, task["kernel"],
-                                                             task["chip"])
+        options = "sizes=%s format=json kernel=%s chip=%s" % (
+            _sizes(dict(task["size"], **task["scalars"])), task["kernel"], task["chip"])
         if result["ptxas"]["registers"]:
             options += " regs=%d" % result["ptxas"]["registers"]
         if task.get("calibration"):
@@ -326,11 +334,8 @@ def evaluate(task):
         if task.get("measure"):
             cmd = [task["run"], proved, "--device=cuda", "--chip", task["chip"],
                    "--kernel", task["kernel"], "--seed", str(task["seed"]),
-                   "--repeat", str(MEASURE_LAUNCHES), "--skip-oracle"]
-            if task["size"]:
-                cmd += ["--size", ",".join("%s=%d" % kv for kv in task["size"].items())]
-            for name, value in task["scalars"].items():
-                cmd += ["--set", "%s=%d" % (name, value)]
+                   "--repeat", str(MEASURE_LAUNCHES),
+                   "--skip-oracle"] + _run_flags(task["size"], task["scalars"])
             rc, sout, err, s = _run(cmd, t, tmp)
             if rc is None or rc < 0:
                 return crashed("measure", rc, err, s)
@@ -343,12 +348,10 @@ def evaluate(task):
             if us <= 0:
                 return reject("measure", "measure", "a GPU time of 0", s)
             # The same FLOPs as the estimate counts, over the measured time.
-            result["score"] = {"kind": "measured", "time_us": us,
-                               "tflops": estimate["tflops"] * estimate["time_us"] / us,
-                               "launches": MEASURE_LAUNCHES,
-                               "estimate_us": estimate["time_us"],
-                               "bound_by": estimate["kernels"][0]["bound_by"],
-                               "model": estimate["model"]}
+            result["score"] = dict(result["score"], kind="measured", time_us=us,
+                                   tflops=estimate["tflops"] * estimate["time_us"] / us,
+                                   launches=MEASURE_LAUNCHES,
+                                   estimate_us=estimate["time_us"])
         result["status"] = "verified"
         with open(proved) as f:
             result["kernel_ir"] = f.read()
