@@ -11,7 +11,7 @@ from lit.llvm import llvm_config
 
 config.name = "TileTag"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".c"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tiletag_obj_root, "test")
@@ -27,7 +27,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.tiletag_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
-    ["tiletag-opt", "tiletag-run", "tiletag-agent"], tool_dirs)
+    ["tiletag-opt", "tiletag-run", "tiletag-agent", "tiletag-capi-test"],
+    tool_dirs)
 
 # Optional outside tools: tests that need one say `REQUIRES: <feature>` and are
 # reported as UNSUPPORTED where it is missing.

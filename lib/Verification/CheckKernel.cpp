@@ -191,14 +191,22 @@ static llvm::json::Value toJSON(const Counterexample &cex) {
     llvm::json::Object loops;
     for (auto &[name, value] : p.loops)
       loops[name] = value;
+    llvm::json::Array accesses;
+    for (const CounterexampleAccess &a : p.accesses)
+      accesses.push_back(llvm::json::Object{
+          {"kind", a.kind},
+          {"index", llvm::json::Array(a.index)},
+          {"buffer", a.buffer}});
     points.push_back(llvm::json::Object{{"op", p.op},
                                         {"location", p.location},
                                         {"loops", std::move(loops)},
-                                        {"memory", p.memory}});
+                                        {"memory", p.memory},
+                                        {"accesses", std::move(accesses)}});
   }
   return llvm::json::Object{{"values", std::move(values)},
                             {"points", std::move(points)},
-                            {"replay", cex.replay}};
+                            {"replay", cex.replay},
+                            {"replay_flags", cex.replayFlags}};
 }
 
 llvm::json::Value verify::toJSON(const KernelVerdict &verdict) {

@@ -1055,7 +1055,7 @@ std::string SymbolicModel::replayCommand(const z3::model &model) {
 
 Counterexample SymbolicModel::counterexample(
     const z3::model &model, ArrayRef<std::pair<Operation *, Instance *>> points,
-    ArrayRef<std::string> memory) {
+    ArrayRef<std::vector<CounterexampleAccess>> accesses) {
   Counterexample cex;
   for (const Symbol *sym : ordered(shared))
     cex.values.push_back({sym->name, valueOf(model, sym->expr)});
@@ -1067,10 +1067,20 @@ Counterexample SymbolicModel::counterexample(
     for (scf::ForOp loop : loops(op))
       p.loops.push_back(
           {loopName(loop), valueOf(model, inductionVar(loop, *inst))});
-    if (i < memory.size())
-      p.memory = memory[i];
+    if (i < accesses.size()) {
+      p.accesses = accesses[i];
+      SmallVector<std::string> text;
+      for (const CounterexampleAccess &a : p.accesses) {
+        std::string index;
+        llvm::raw_string_ostream os(index);
+        llvm::interleaveComma(a.index, os);
+        text.push_back(a.kind + " [" + index + "] of " + a.buffer);
+      }
+      p.memory = llvm::join(text, ", ");
+    }
     cex.points.push_back(std::move(p));
   }
   cex.replay = replayCommand(model);
+  cex.replayFlags = replayFlags(model);
   return cex;
 }

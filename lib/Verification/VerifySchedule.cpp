@@ -160,31 +160,37 @@ private:
       return;
     }
     // The memory each point touches: shared slots and global blocks.
-    SmallVector<std::string> memory;
-    for (auto [point, inst] : points) {
-      SmallVector<std::string> touched;
-      for (const Access &acc : accesses) {
-        if (acc.op != point)
-          continue;
-        SmallVector<std::string> idx;
-        for (Value v : acc.indices)
-          idx.push_back(evalString(*m, model.term(v, *inst)));
-        touched.push_back((acc.kind == Access::Slot    ? "slot ["
-                           : acc.kind == Access::Block ? "block ["
-                                                       : "element [") +
-                          llvm::join(idx, ", ") + "] of " +
-                          describeMemory(acc.memory));
+    SmallVector<std::vector<CounterexampleAccess>> touched;
+    auto indexOf = [&](ValueRange values, Instance &inst) {
+      std::vector<int64_t> index;
+      for (Value v : values) {
+        int64_t n = 0;
+        (void)m->eval(model.term(v, inst), true).is_numeral_i64(n);
+        index.push_back(n);
       }
+      return index;
+    };
+    for (auto [point, inst] : points) {
+      std::vector<CounterexampleAccess> &here = touched.emplace_back();
+      for (const Access &acc : accesses)
+        if (acc.op == point)
+          here.push_back({acc.kind == Access::Slot    ? "slot"
+                          : acc.kind == Access::Block ? "block"
+                                                      : "element",
+                          indexOf(acc.indices, *inst),
+                          describeMemory(acc.memory)});
       // Synchronization ops: the mbarrier they arrive on or wait for.
       for (const SmallVector<SyncPoint> *list : {&arrivals, &waits})
         for (const SyncPoint &sp : *list)
           if (sp.op == point)
-            touched.push_back(
-                "mbarrier [" + evalString(*m, model.term(sp.index, *inst)) +
-                "] of " + describeMemory(sp.barriers));
-      memory.push_back(llvm::join(touched, ", "));
+            here.push_back({"mbarrier", indexOf(ValueRange(sp.index), *inst),
+                            describeMemory(sp.barriers)});
     }
-    prover.setCounterexample(model.counterexample(*m, points, memory));
+    Counterexample cex = model.counterexample(*m, points, touched);
+    SmallVector<std::string> memory;
+    for (const CounterexamplePoint &p : cex.points)
+      memory.push_back(p.memory);
+    prover.setCounterexample(std::move(cex));
     InFlightDiagnostic diag = mlir::emitError(op->getLoc()) << message;
     diag.attachNote(op->getLoc()) << model.describe(*m);
     for (auto [i, point] : llvm::enumerate(points)) {

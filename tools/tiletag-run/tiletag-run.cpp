@@ -16,6 +16,7 @@
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 #include "TileTag/Execution/CudaRunner.h"
 #include "TileTag/Execution/Interpreter.h"
+#include "TileTag/Execution/Launch.h"
 #include "TileTag/Execution/Npy.h"
 #include "TileTag/Execution/Workloads.h"
 #include "TileTag/InitAll.h"
@@ -109,41 +110,29 @@ static cl::opt<bool> skipOracle(
 
 namespace {
 
-/// Limits that keep a mistyped size from exhausting the machine.
-constexpr int64_t kMaxElements = int64_t{1} << 31;
-constexpr int64_t kMaxPrograms = int64_t{1} << 24;
-
 /// A usage or input error: reported, then exit status 2.
 struct UsageError {
   std::string message;
 };
 
-/// The kernels of one run, in launch order, with everything they share.
+/// Throws a UsageError for a failed launch step, or gives its value.
+template <typename T> T orThrow(llvm::Expected<T> value) {
+  if (!value)
+    throw UsageError{llvm::toString(value.takeError())};
+  return std::move(*value);
+}
+void orThrow(llvm::Error error) {
+  if (error)
+    throw UsageError{llvm::toString(std::move(error))};
+}
+
+/// The kernels of one run with everything they share.
 struct Job {
-  SmallVector<tile::KernelOp> kernels;
-  SmallVector<std::string> sizeNames;
-  SmallVector<int64_t> sizeValues;
+  LaunchPlan plan;
   NamedBuffers buffers;
   NamedScalars scalars;
   SmallVector<std::optional<int64_t>> onlyProgram;
-  const Workload *workload = nullptr;
 };
-
-tile::LaunchAttr launchOf(tile::KernelOp kernel) {
-  return kernel->getAttrOfType<tile::LaunchAttr>(
-      tile::TileDialect::kLaunchAttrName);
-}
-
-/// The job's size values in the order `launch` declares its sizes (its
-/// affine expressions number the sizes in that order).
-SmallVector<int64_t> sizesFor(tile::LaunchAttr launch,
-                              ArrayRef<std::string> names,
-                              ArrayRef<int64_t> values) {
-  SmallVector<int64_t> out;
-  for (StringAttr name : launch.getSizeNames())
-    out.push_back(values[llvm::find(names, name.getValue()) - names.begin()]);
-  return out;
-}
 
 std::pair<std::string, int64_t> parseAssignment(StringRef text,
                                                 StringRef option) {
@@ -157,70 +146,25 @@ std::pair<std::string, int64_t> parseAssignment(StringRef text,
   return {name.trim().str(), v};
 }
 
-/// Collects the kernels of each job in `module`.
-std::vector<SmallVector<tile::KernelOp>> planJobs(ModuleOp module) {
-  llvm::StringMap<tile::KernelOp> byName;
-  SmallVector<tile::KernelOp> all;
-  for (auto kernel : module.getOps<tile::KernelOp>()) {
-    byName[kernel.getSymName()] = kernel;
-    all.push_back(kernel);
-  }
-  auto chain = [&](tile::KernelOp head) {
-    SmallVector<tile::KernelOp> kernels{head};
-    for (size_t i = 0; i < kernels.size(); ++i) {
-      tile::LaunchAttr launch = launchOf(kernels[i]);
-      if (!launch)
-        throw UsageError{("kernel @" + kernels[i].getSymName() +
-                          " has no tile.launch attribute, so tiletag-run does "
-                          "not know its sizes, grid and operand shapes")
-                             .str()};
-      for (FlatSymbolRefAttr next : launch.getThen()) {
-        tile::KernelOp k = byName.lookup(next.getValue());
-        if (!k)
-          throw UsageError{("kernel @" + kernels[i].getSymName() + " names @" +
-                            next.getValue() +
-                            " in 'then', but there is no such kernel")
-                               .str()};
-        if (kernels.size() > 16)
-          throw UsageError{"the 'then' chain of @" + head.getSymName().str() +
-                           " does not end"};
-        kernels.push_back(k);
-      }
-    }
-    return kernels;
-  };
-  std::vector<SmallVector<tile::KernelOp>> jobs;
+/// The kernels that start a run: --kernel, or every launch head.
+SmallVector<tile::KernelOp> planJobs(ModuleOp module) {
   if (!kernelName.empty()) {
-    tile::KernelOp k = byName.lookup(kernelName);
+    auto k = module.lookupSymbol<tile::KernelOp>(kernelName);
     if (!k) {
       std::string names;
-      for (tile::KernelOp kk : all)
+      for (auto kk : module.getOps<tile::KernelOp>())
         names += (names.empty() ? "@" : ", @") + kk.getSymName().str();
       throw UsageError{"no kernel @" + kernelName + " in " + inputFile +
                        "; its kernels: " + (names.empty() ? "none" : names)};
     }
-    jobs.push_back(chain(k));
-    return jobs;
+    return {k};
   }
-  // Kernels run after others, and reference kernels (the contracts of
-  // others: specifications), do not start jobs of their own.
-  llvm::StringSet<> followers;
-  for (tile::KernelOp k : all) {
-    if (tile::LaunchAttr launch = launchOf(k))
-      for (FlatSymbolRefAttr next : launch.getThen())
-        followers.insert(next.getValue());
-    if (auto ref = k->getAttrOfType<FlatSymbolRefAttr>(
-            tag::TagDialect::kContractAttrName))
-      followers.insert(ref.getValue());
-  }
-  for (tile::KernelOp k : all)
-    if (launchOf(k) && !followers.contains(k.getSymName()))
-      jobs.push_back(chain(k));
-  if (jobs.empty())
+  SmallVector<tile::KernelOp> heads = launchHeads(module);
+  if (heads.empty())
     throw UsageError{"no kernel in " + inputFile +
                      " has a tile.launch attribute; add one or name a kernel "
                      "with --kernel"};
-  return jobs;
+  return heads;
 }
 
 /// Fills `array` with uniform random values in [-1, 1) (integers in [0, 4)).
@@ -233,61 +177,27 @@ void fillRandom(Array &array, std::mt19937_64 &rng) {
 }
 
 /// Sizes, buffers and scalars of a job, per the launch attributes and flags.
-Job prepareJob(SmallVector<tile::KernelOp> kernels) {
-  Job job;
-  job.kernels = std::move(kernels);
-  tile::LaunchAttr head = launchOf(job.kernels.front());
-  if (head.getCheck()) {
-    job.workload = lookupWorkload(head.getCheck().getValue());
-    if (!job.workload && check)
-      throw UsageError{("kernel @" + job.kernels.front().getSymName() +
-                        " names the unknown workload '" +
-                        head.getCheck().getValue() +
-                        "'; known: " + workloadNames())
-                           .str()};
-  }
-  if (check && !job.workload)
-    throw UsageError{("--check needs a workload: kernel @" +
-                      job.kernels.front().getSymName() +
-                      " has no 'check' in its tile.launch")
-                         .str()};
+Job prepareJob(tile::KernelOp head) {
+  Job job{orThrow(LaunchPlan::create(head)), {}, {}, {}};
+  LaunchPlan &plan = job.plan;
+  if (check && !plan.workload)
+    throw UsageError{"--check needs a workload: " +
+                     llvm::toString(plan.checkedWorkload().takeError())};
 
-  // Sizes: each kernel's defaults (the first declaration wins), then flags.
-  for (tile::KernelOp k : job.kernels) {
-    tile::LaunchAttr launch = launchOf(k);
-    for (auto [name, value] :
-         llvm::zip(launch.getSizeNames(), launch.getSizeDefaults()))
-      if (!llvm::is_contained(job.sizeNames, name.getValue())) {
-        job.sizeNames.push_back(name.getValue().str());
-        job.sizeValues.push_back(value);
-      }
-  }
-  auto setSize = [&](const std::string &name, int64_t value) {
-    auto it = llvm::find(job.sizeNames, name);
-    if (it == job.sizeNames.end())
-      return false;
-    if (value < 0)
-      throw UsageError{"size " + name + " must not be negative"};
-    job.sizeValues[it - job.sizeNames.begin()] = value;
-    return true;
-  };
   for (const std::string &text : sizes) {
     auto [name, value] = parseAssignment(text, "size");
-    if (!setSize(name, value))
-      throw UsageError{"unknown size '" + name + "'; sizes of this run: " +
-                       llvm::join(job.sizeNames, ", ")};
+    orThrow(plan.setSize(name, value));
   }
 
   // Scalars: workload defaults, then --set.
   llvm::StringMap<Type> scalarTypes;
-  for (tile::KernelOp k : job.kernels)
-    for (auto [i, type] : llvm::enumerate(k.getArgumentTypes()))
-      if (!llvm::isa<MemRefType>(type))
-        scalarTypes[k.getOperandName(i)] = type;
-  if (job.workload)
-    for (auto &[name, value] : job.workload->scalarDefaults)
+  for (const LaunchOperand &operand : plan.operands)
+    if (!operand.isBuffer())
+      scalarTypes[operand.name] = operand.type;
+  if (plan.workload)
+    for (auto &[name, value] : plan.workload->scalarDefaults)
       job.scalars[name] = value;
-  int64_t gridRank = tile::KernelOp(job.kernels.front()).getGridAttr().getInt();
+  int64_t gridRank = head.getGridAttr().getInt();
   job.onlyProgram.assign(gridRank, std::nullopt);
   for (const std::string &text : sets) {
     StringRef name = StringRef(text).split('=').first.trim();
@@ -309,78 +219,51 @@ Job prepareJob(SmallVector<tile::KernelOp> kernels) {
       continue;
     }
     auto [sizeName, value] = parseAssignment(text, "set");
-    if (!setSize(sizeName, value))
+    if (!plan.hasSize(sizeName))
       throw UsageError{
           "--set " + text + ": '" + sizeName + "' is neither a size (" +
-          llvm::join(job.sizeNames, ", ") +
+          llvm::join(plan.sizeNames, ", ") +
           "), a scalar operand, nor pid0..pid" + std::to_string(gridRank - 1)};
+    orThrow(plan.setSize(sizeName, value));
   }
 
   // Buffers: one per operand name, shaped by the launch attributes.
   std::mt19937_64 rng(seed);
-  int64_t totalElements = 0;
-  SmallVector<std::string> order;
-  for (tile::KernelOp k : job.kernels) {
-    tile::LaunchAttr launch = launchOf(k);
-    for (auto [i, type] : llvm::enumerate(k.getArgumentTypes())) {
-      auto memref = llvm::dyn_cast<MemRefType>(type);
-      if (!memref)
-        continue;
-      std::string name = k.getOperandName(i);
-      SmallVector<int64_t> shape = *launch.evaluateShape(
-          name, sizesFor(launch, job.sizeNames, job.sizeValues));
-      for (int64_t d : shape)
-        if (d < 0)
-          throw UsageError{"operand " + name + " of @" + k.getSymName().str() +
-                           " gets a negative size with these problem sizes"};
-      int64_t elements = 1;
-      for (int64_t d : shape)
-        elements = d == 0 ? 0
-                          : (elements > kMaxElements / d ? kMaxElements + 1
-                                                         : elements * d);
-      totalElements += elements;
-      if (elements > kMaxElements || totalElements > kMaxElements)
-        throw UsageError{"the operands would hold more than " +
-                         std::to_string(kMaxElements) +
-                         " elements at these sizes; the CPU oracle is for "
-                         "checking, pick smaller sizes"};
-      if (Buffer existing = job.buffers.lookup(name)) {
-        if (existing->shape != shape ||
-            existing->elementType != memref.getElementType())
-          throw UsageError{"operand " + name +
-                           " has different shapes or element "
-                           "types in the kernels of this run"};
-        continue;
-      }
-      auto buffer = std::make_shared<Array>(memref.getElementType(), shape);
-      fillRandom(*buffer, rng);
-      job.buffers[name] = buffer;
-      order.push_back(name);
-    }
+  llvm::StringMap<SmallVector<int64_t>> shapes = orThrow(plan.shapes());
+  for (const LaunchOperand &operand : plan.operands) {
+    if (!operand.isBuffer())
+      continue;
+    auto buffer = std::make_shared<Array>(
+        llvm::cast<MemRefType>(operand.type).getElementType(),
+        shapes[operand.name]);
+    fillRandom(*buffer, rng);
+    job.buffers[operand.name] = buffer;
   }
-  if (job.workload) {
+  if (const Workload *workload = plan.workload) {
     for (const std::vector<std::string> *list :
-         {&job.workload->outputs, &job.workload->scratch})
+         {&workload->outputs, &workload->scratch})
       for (const std::string &name : *list)
         if (Buffer b = job.buffers.lookup(name))
           std::fill(b->data.begin(), b->data.end(), 0.0);
-    for (const std::string &name : job.workload->outputs)
+    for (const std::string &name : workload->outputs)
       if (!job.buffers.count(name))
-        throw UsageError{"workload '" + job.workload->name + "' computes " +
-                         name + ", but the run has no operand of that name"};
-    if (job.workload->prepare)
-      job.workload->prepare(job.buffers, rng);
+        throw UsageError{"workload '" + workload->name + "' computes " + name +
+                         ", but the run has no operand of that name"};
+    if (workload->prepare)
+      workload->prepare(job.buffers, rng);
   }
   if (!inputsDir.empty()) {
     if (!llvm::sys::fs::is_directory(inputsDir))
       throw UsageError{"--inputs " + inputsDir + " is not a directory"};
-    for (const std::string &name : order) {
+    for (const LaunchOperand &operand : plan.operands) {
+      if (!operand.isBuffer())
+        continue;
       SmallString<128> path(inputsDir);
-      llvm::sys::path::append(path, name + ".npy");
+      llvm::sys::path::append(path, operand.name + ".npy");
       if (!llvm::sys::fs::exists(path))
         continue;
       std::string error;
-      Buffer b = job.buffers.lookup(name);
+      Buffer b = job.buffers.lookup(operand.name);
       std::optional<Array> array = readNpy(path, b->elementType, error);
       if (!array)
         throw UsageError{error};
@@ -390,14 +273,14 @@ Job prepareJob(SmallVector<tile::KernelOp> kernels) {
         llvm::interleave(b->shape, w, "x");
         llvm::interleave(array->shape, g, "x");
         throw UsageError{path.str().str() + " has shape (" + got +
-                         ") but operand " + name + " needs (" + want +
+                         ") but operand " + operand.name + " needs (" + want +
                          ") with these sizes"};
       }
       *b = std::move(*array);
     }
   }
   // Promises the kernel makes about its inputs must hold for the run.
-  for (tile::KernelOp k : job.kernels)
+  for (tile::KernelOp k : plan.kernels)
     for (unsigned i = 0, e = k.getArgumentTypes().size(); i < e; ++i)
       if (k.getArgAttr(i, tile::TileDialect::kNondecreasingAttrName)) {
         Buffer b = job.buffers.lookup(k.getOperandName(i));
@@ -410,118 +293,57 @@ Job prepareJob(SmallVector<tile::KernelOp> kernels) {
   return job;
 }
 
-/// A deep copy of every buffer, so two runs start from the same inputs.
-NamedBuffers copyBuffers(const NamedBuffers &buffers) {
-  NamedBuffers out;
-  for (auto &entry : buffers)
-    out[entry.getKey()] = std::make_shared<Array>(*entry.getValue());
-  return out;
-}
-
 /// Runs the kernels of `job` on `buffers` (on the GPU when `gpu` is given);
 /// false if one failed at run time.
 bool runJob(const Job &job, ArrayRef<tile::KernelOp> kernels,
             const NamedBuffers &buffers, double &millis,
             exec::CudaProgram *gpu = nullptr) {
-  auto start = std::chrono::steady_clock::now();
-  double gpuMillis = 0;
+  if (!gpu) {
+    auto start = std::chrono::steady_clock::now();
+    bool ok = orThrow(
+        runOnCPU(job.plan, kernels, buffers, job.scalars, job.onlyProgram));
+    millis = std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - start)
+                 .count();
+    return ok;
+  }
+  if (llvm::any_of(job.onlyProgram, [](auto v) { return v.has_value(); }))
+    throw UsageError{"--set pid<d> replays one program on the CPU only"};
+  millis = 0;
   for (tile::KernelOp k : kernels) {
-    SmallVector<RuntimeValue> operands;
-    for (auto [i, type] : llvm::enumerate(k.getArgumentTypes())) {
-      std::string name = k.getOperandName(i);
-      if (llvm::isa<MemRefType>(type))
-        operands.push_back(buffers.lookup(name));
-      else
-        operands.push_back(Array(type, {}, job.scalars.lookup(name)));
-    }
-    tile::LaunchAttr launch = launchOf(k);
-    SmallVector<int64_t> grid =
-        launch.evaluateGrid(sizesFor(launch, job.sizeNames, job.sizeValues));
-    int64_t programs = 1;
-    for (int64_t g : grid)
-      programs = g <= 0 ? 0 : std::min(kMaxPrograms + 1, programs * g);
-    if (programs > kMaxPrograms)
-      throw UsageError{"@" + k.getSymName().str() + " would launch more than " +
-                       std::to_string(kMaxPrograms) +
-                       " programs at these sizes"};
-    ArrayRef<std::optional<int64_t>> only = job.onlyProgram;
-    if (static_cast<int64_t>(only.size()) > k.getGridAttr().getInt())
-      only = only.take_front(k.getGridAttr().getInt());
-    if (gpu) {
-      if (llvm::any_of(only, [](auto v) { return v.has_value(); }))
-        throw UsageError{"--set pid<d> replays one program on the CPU only"};
-      double kernelMillis = 0;
-      std::string error;
-      if (failed(gpu->run(k.getSymName(), operands, grid, kernelMillis, error,
-                          repeat))) {
-        llvm::errs() << "tiletag-run: @" << k.getSymName()
-                     << " on the GPU: " << error << "\n";
-        return false;
-      }
-      gpuMillis += kernelMillis;
-      continue;
-    }
-    if (failed(runKernel(k, operands, grid,
-                         k == kernels.front()
-                             ? only
-                             : ArrayRef<std::optional<int64_t>>{})))
+    SmallVector<int64_t> grid = orThrow(job.plan.gridOf(k));
+    double kernelMillis = 0;
+    std::string error;
+    if (failed(gpu->run(k.getSymName(),
+                        bindOperands(k, buffers, job.scalars), grid,
+                        kernelMillis, error, repeat))) {
+      llvm::errs() << "tiletag-run: @" << k.getSymName()
+                   << " on the GPU: " << error << "\n";
       return false;
+    }
+    millis += kernelMillis;
   }
-  millis = gpu ? gpuMillis
-               : std::chrono::duration<double, std::milli>(
-                     std::chrono::steady_clock::now() - start)
-                     .count();
   return true;
-}
-
-std::string indexString(ArrayRef<int64_t> shape, int64_t flat) {
-  SmallVector<int64_t> index(shape.size());
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    index[d] = shape[d] ? flat % shape[d] : 0;
-    flat = shape[d] ? flat / shape[d] : 0;
-  }
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << "[";
-  llvm::interleaveComma(index, os);
-  os << "]";
-  return s;
 }
 
 /// Compares `got` with `want` elementwise; prints a line, returns the verdict.
 bool compare(StringRef what, StringRef name, const Array &got,
              ArrayRef<double> want, double rtol, double atol) {
-  int64_t worst = -1, bad = 0;
-  double worstRatio = 0, maxAbs = 0;
-  for (int64_t i = 0, e = got.size(); i < e; ++i) {
-    double diff = std::fabs(got.data[i] - want[i]);
-    bool nanMismatch = std::isnan(got.data[i]) != std::isnan(want[i]);
-    double ratio =
-        nanMismatch ? INFINITY : diff / (atol + rtol * std::fabs(want[i]));
-    if (std::isnan(ratio))
-      ratio = 0; // both NaN
-    if (ratio > 1)
-      ++bad;
-    if (ratio > worstRatio || worst < 0) {
-      worstRatio = ratio;
-      worst = i;
-    }
-    if (!nanMismatch && !std::isnan(diff))
-      maxAbs = std::max(maxAbs, diff);
-  }
-  if (bad == 0) {
-    llvm::outs() << "  " << what << ": " << name << " matches (" << got.size()
-                 << " elements, max |diff| " << llvm::format("%.3g", maxAbs)
-                 << ", tolerance " << llvm::format("%.3g", atol) << " + "
+  Comparison c = compareArrays(got, want, rtol, atol);
+  if (c.matches()) {
+    llvm::outs() << "  " << what << ": " << name << " matches (" << c.elements
+                 << " elements, max |diff| "
+                 << llvm::format("%.3g", c.maxAbsDiff) << ", tolerance "
+                 << llvm::format("%.3g", atol) << " + "
                  << llvm::format("%.3g", rtol) << " * |ref|)\n";
     return true;
   }
-  llvm::outs() << "  " << what << ": " << name << " MISMATCH: " << bad << " of "
-               << got.size() << " elements out of tolerance; worst " << name
-               << indexString(got.shape, worst) << " = " << got.data[worst]
-               << ", expected " << want[worst] << " (|diff| "
-               << std::fabs(got.data[worst] - want[worst]) << " > "
-               << atol + rtol * std::fabs(want[worst]) << ")\n";
+  llvm::outs() << "  " << what << ": " << name << " MISMATCH: " << c.mismatches
+               << " of " << c.elements << " elements out of tolerance; worst "
+               << name << indexString(got.shape, c.worst) << " = " << c.got
+               << ", expected " << c.want << " (|diff| "
+               << std::fabs(c.got - c.want) << " > "
+               << atol + rtol * std::fabs(c.want) << ")\n";
   return false;
 }
 
@@ -529,8 +351,9 @@ bool compare(StringRef what, StringRef name, const Array &got,
 /// order, with the workload's tolerances; true when all match.
 bool compareAll(const Job &job, const std::string &what,
                 const NamedBuffers &want) {
-  double rtol = job.workload ? job.workload->rtol : 1e-5;
-  double atol = job.workload ? job.workload->atol : 1e-6;
+  const Workload *workload = job.plan.workload;
+  double rtol = workload ? workload->rtol : 1e-5;
+  double atol = workload ? workload->atol : 1e-6;
   SmallVector<StringRef> names;
   for (auto &entry : job.buffers)
     names.push_back(entry.getKey());
@@ -567,29 +390,23 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   }
 
   int status = 0;
-  for (SmallVector<tile::KernelOp> &kernels : planJobs(*module)) {
-    Job job = prepareJob(kernels);
+  for (tile::KernelOp head : planJobs(*module)) {
+    Job job = prepareJob(head);
+    const LaunchPlan &plan = job.plan;
     NamedBuffers inputs = copyBuffers(job.buffers);
-
-    std::string sizeText;
-    for (auto [n, v] : llvm::zip(job.sizeNames, job.sizeValues))
-      sizeText += (sizeText.empty() ? "" : ", ") + n + "=" + std::to_string(v);
-    std::string names;
-    for (tile::KernelOp k : job.kernels)
-      names += (names.empty() ? "@" : " then @") + k.getSymName().str();
+    std::string sizeText = plan.sizeText();
+    std::string names = plan.kernelNames();
     double millis = 0;
-    if (!runJob(job, job.kernels, job.buffers, millis, gpu.get())) {
+    if (!runJob(job, plan.kernels, job.buffers, millis, gpu.get())) {
       llvm::outs() << "run " << names << " (" << sizeText
                    << "): FAILED at run time\n";
       status = std::max(status, 1);
       continue;
     }
     int64_t programs = 0;
-    for (tile::KernelOp k : job.kernels) {
+    for (tile::KernelOp k : plan.kernels) {
       int64_t n = 1;
-      tile::LaunchAttr launch = launchOf(k);
-      for (int64_t g :
-           launch.evaluateGrid(sizesFor(launch, job.sizeNames, job.sizeValues)))
+      for (int64_t g : orThrow(plan.gridOf(k)))
         n *= g;
       programs += n;
     }
@@ -605,7 +422,7 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     if (gpu && !skipOracle) {
       NamedBuffers cpuBuffers = copyBuffers(inputs);
       double cpuMillis = 0;
-      if (!runJob(job, job.kernels, cpuBuffers, cpuMillis)) {
+      if (!runJob(job, plan.kernels, cpuBuffers, cpuMillis)) {
         llvm::outs() << "  oracle: the CPU run FAILED\n";
         status = std::max(status, 1);
       } else {
@@ -615,18 +432,19 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     }
 
     if (check) {
+      const Workload *workload = plan.workload;
       llvm::StringMap<std::vector<double>> ref =
-          job.workload->reference(inputs, job.scalars);
-      for (const std::string &name : job.workload->outputs)
-        if (!compare("check " + job.workload->name, name,
-                     *job.buffers.lookup(name), ref[name], job.workload->rtol,
-                     job.workload->atol))
+          workload->reference(inputs, job.scalars);
+      for (const std::string &name : workload->outputs)
+        if (!compare("check " + workload->name, name,
+                     *job.buffers.lookup(name), ref[name], workload->rtol,
+                     workload->atol))
           status = std::max(status, 1);
     }
 
     if (other) {
       SmallVector<tile::KernelOp> otherKernels;
-      for (tile::KernelOp k : job.kernels) {
+      for (tile::KernelOp k : plan.kernels) {
         auto match = other->lookupSymbol<tile::KernelOp>(k.getSymName());
         if (!match)
           throw UsageError{compareFile + " has no kernel @" +

@@ -43,13 +43,21 @@ struct CheckOptions {
   std::string verdictCacheDir;
 };
 
+/// Memory one point of a counterexample touches.
+struct CounterexampleAccess {
+  std::string kind;           // "slot", "block", "element" or "mbarrier"
+  std::vector<int64_t> index; // the slot, block or element index
+  std::string buffer;         // "%a_ring (line 32)", "A" (a kernel operand)
+};
+
 /// One program point of a counterexample: an op executed with these loop
 /// values, touching this memory.
 struct CounterexamplePoint {
   std::string op;       // the op's name, e.g. "tile.copy"
   std::string location; // "file:line:col"
   std::vector<std::pair<std::string, int64_t>> loops; // loop name -> value
-  std::string memory;   // "slot [1] of %a_ring", "block [0, 2] of A", or ""
+  std::vector<CounterexampleAccess> accesses;
+  std::string memory; // the accesses as text: "slot [1] of %a_ring, ..."
 };
 
 /// A concrete execution that violates an obligation.
@@ -58,8 +66,9 @@ struct Counterexample {
   /// operands, by name ("size.M", "A.dim1", "nprog0", "pid0", "causal").
   std::vector<std::pair<std::string, int64_t>> values;
   std::vector<CounterexamplePoint> points;
-  /// The tiletag-run command line that replays it on the CPU oracle.
-  std::string replay;
+  /// The tiletag-run command line that replays it on the CPU oracle, and
+  /// its flags alone (" --size M=1,N=1,K=1 --set pid0=0").
+  std::string replay, replayFlags;
 };
 
 /// The verdict on one obligation.
@@ -97,7 +106,9 @@ KernelVerdict checkKernel(tile::KernelOp kernel, const CheckOptions &options);
 
 /// The verdict as JSON: {"kernel", "proved", "queries", "resources",
 /// "milliseconds", "obligations": [{"checker", "status", "what", "location",
-/// "counterexample": {"values", "points", "replay"}, "notes"}]}.
+/// "counterexample": {"values", "points", "replay", "replay_flags"},
+/// "notes"}]}; a point is {"op", "location", "loops", "memory",
+/// "accesses": [{"kind", "index", "buffer"}]}.
 llvm::json::Value toJSON(const KernelVerdict &verdict);
 
 /// Stamps `kernel` for each checker `options` enabled that proved it

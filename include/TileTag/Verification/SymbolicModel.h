@@ -176,12 +176,13 @@ public:
   minimalOrder(ArrayRef<std::pair<Operation *, Instance *>> points = {});
 
   /// The structured counterexample of `model`: every shared symbol, and for
-  /// each point its op, location and loop values (memory descriptions, if
-  /// any, in the same order as `points`), and the command that replays it.
+  /// each point its op, location and loop values (and the memory it
+  /// touches, if given, in the same order as `points`), and the command
+  /// that replays it.
   Counterexample
   counterexample(const z3::model &model,
                  ArrayRef<std::pair<Operation *, Instance *>> points,
-                 ArrayRef<std::string> memory = {});
+                 ArrayRef<std::vector<CounterexampleAccess>> accesses = {});
 
   /// The tiletag-run command line that replays `model`.
   std::string replayCommand(const z3::model &model);
