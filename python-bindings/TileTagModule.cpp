@@ -341,13 +341,13 @@ PYBIND11_MODULE(_tiletag, m) {
           "parse",
           [](std::shared_ptr<Context> self, const std::string &text,
              const std::string &filename) -> py::object {
-            MlirModule module = mlirModuleCreateParse(self->ctx, ref(text));
-            (void)filename;
+            MlirModule module =
+                tiletagModuleCreateParse(self->ctx, ref(text), ref(filename));
             if (mlirModuleIsNull(module))
               return py::none();
             return py::cast(std::make_shared<Module>(self, module));
           },
-          py::arg("text"), py::arg("filename") = "")
+          py::arg("text"), py::arg("filename") = "<string>")
       .def("parse_file",
            [](std::shared_ptr<Context> self,
               const std::string &path) -> py::object {

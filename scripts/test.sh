@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up and builds everything, then runs every test: the lit suite (IR,
-# passes, examples, malformed-input sweep) and the GoogleTest unit tests.
+# passes, examples, malformed-input sweep, the C API's test), the GoogleTest
+# unit tests and the Python package's pytest suite.
 # Ends with one summary line "tests: N passed, N failed, N skipped" and exits
 # non-zero if anything failed. `scripts/test.sh --sanitize` runs them on an
 # AddressSanitizer + UndefinedBehaviorSanitizer build (build-sanitize/).
@@ -26,6 +27,12 @@ rm -rf "$results" && mkdir -p "$results"
 status=0
 /usr/lib/llvm-22/bin/lit -sv "$build/test" --xunit-xml-output "$results/lit.xml" || status=1
 "$build/bin/TileTagUnitTests" --gtest_output="xml:$results/unit.xml" || status=1
+# The Python package (not in the sanitizer build: an instrumented extension
+# would need the sanitizer runtime preloaded into python3).
+if [[ -d "$build/python/tiletag" ]]; then
+  PYTHONPATH="$build/python" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+    "$root/python-bindings/tests" --junitxml="$results/pytest.xml" || status=1
+fi
 
 python3 - "$results" <<'PY' || status=1
 import glob, sys, xml.etree.ElementTree as ET

@@ -56,6 +56,13 @@ MLIR_CAPI_EXPORTED void tiletagRegisterAllPasses(void);
  * caller destroys it with mlirContextDestroy. */
 MLIR_CAPI_EXPORTED MlirContext tiletagContextCreate(void);
 
+/* Parses `source` as a module (top-level ops without a builtin.module get
+ * one), naming the buffer `sourceName` in locations and diagnostics; a null
+ * module on error (the errors go to the context's diagnostic handlers). */
+MLIR_CAPI_EXPORTED MlirModule tiletagModuleCreateParse(MlirContext context,
+                                                       MlirStringRef source,
+                                                       MlirStringRef sourceName);
+
 #ifdef __cplusplus
 }
 #endif

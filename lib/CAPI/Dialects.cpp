@@ -16,7 +16,9 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 
 using namespace mlir;
 
@@ -51,4 +53,11 @@ MlirContext tiletagContextCreate(void) {
   tiletag::registerAllDialects(registry);
   auto *context = new MLIRContext(registry);
   return wrap(context);
+}
+
+MlirModule tiletagModuleCreateParse(MlirContext context, MlirStringRef source,
+                                    MlirStringRef sourceName) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      unwrap(source), unwrap(context), unwrap(sourceName));
+  return wrap(module.release());
 }

@@ -87,8 +87,13 @@ class Operation:
         self._native = native
 
     @property
+    def op_name(self):
+        """The op's name, e.g. "tile.load" (also a Kernel's)."""
+        return self._native.name
+
+    @property
     def name(self):
-        """The op's name, e.g. "tile.load"."""
+        """The op's name, e.g. "tile.load"; a Kernel's symbol name."""
         return self._native.name
 
     @property
@@ -121,7 +126,7 @@ class Operation:
         return self.print()
 
     def __repr__(self):
-        return "<%s at %s>" % (self.name, self.location)
+        return "<%s at %s>" % (self.op_name, self.location)
 
 
 @dataclass(frozen=True)

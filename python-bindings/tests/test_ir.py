@@ -1,0 +1,119 @@
+"""tiletag.ir: parse, print, walk, passes, transform scripts, compile,
+estimate; MLIR's errors as MLIRError."""
+
+import os
+
+import pytest
+
+import tiletag as tt
+from conftest import EXAMPLES
+
+
+def test_version():
+    assert tt.__version__.count(".") == 2
+
+
+def test_parse_walk_and_kernels():
+    m = tt.parse_file(os.path.join(EXAMPLES, "gemm.mlir"))
+    assert [k.name for k in m.kernels] == ["gemm", "gemm_reference"]
+    gemm = m.kernel("gemm")
+    assert gemm.contract == "gemm_reference"
+    assert gemm.grid_rank == 2
+    assert gemm.launch == tt.Launch({"M": 256, "N": 256, "K": 320}, "gemm", ())
+    assert [(o.name, o.type, o.is_buffer) for o in gemm.operands] == [
+        ("A", "memref<?x?xbf16>", True), ("B", "memref<?x?xbf16>", True),
+        ("C", "memref<?x?xf32>", True)]
+    names = [op.op_name for op in gemm.walk()]
+    assert names[0] == "tile.kernel"
+    assert names.count("schedule.role") == 3
+    assert "schedule.mbarrier.wait" in names
+    copy = next(op for op in gemm.walk() if op.op_name == "tile.copy")
+    assert copy.location.file.endswith("gemm.mlir") and copy.location.line > 0
+    assert m.kernel("gemm_reference").contract is None
+    with pytest.raises(KeyError, match="no kernel @nope"):
+        m.kernel("nope")
+    assert "tile.kernel @gemm" in str(m)
+    assert "loc(" in m.print(debug_info=True)
+    assert '"tile.kernel"' in m.print(generic=True)
+
+
+def test_parse_error_names_the_line():
+    with pytest.raises(tt.MLIRError) as e:
+        tt.parse("tile.kernel @k() grid(1) {\n  %x = tile.nope 3\n  tile.return\n}",
+                 "bad.mlir")
+    d = e.value.diagnostics[0]
+    assert d["severity"] == "error" and d["line"] == 2
+    assert "tile.nope" in str(e.value)
+
+
+def test_missing_file():
+    with pytest.raises(FileNotFoundError):
+        tt.parse_file("/nonexistent/x.mlir")
+
+
+def test_pipeline_strips_to_the_specification():
+    m = tt.parse_file(os.path.join(EXAMPLES, "gemm.mlir"))
+    m.run_pipeline("builtin.module(tiletag-strip-schedule,tiletag-strip-tags)")
+    names = {op.op_name for op in m.walk()}
+    assert not any(n.startswith(("schedule.", "tag.")) for n in names)
+    with pytest.raises(tt.MLIRError, match="bad pass pipeline"):
+        m.run_pipeline("builtin.module(no-such-pass)")
+
+
+def test_failing_pipeline_raises_with_diagnostics():
+    m = tt.parse_file(os.path.join(EXAMPLES, "naive", "gemm.mlir"))
+    with pytest.raises(tt.MLIRError) as e:
+        m.run_pipeline("builtin.module(tiletag-verify{rlimit=1})")
+    assert any(d["severity"] == "error" for d in e.value.diagnostics)
+
+
+def test_transform_script_then_proof():
+    m = tt.parse_file(os.path.join(EXAMPLES, "naive", "gemm.mlir"))
+    m.apply_transform(os.path.join(EXAMPLES, "scripts", "gemm.mlir"))
+    gemm = m.kernel("gemm")
+    assert any(op.op_name == "schedule.role" for op in gemm.walk())
+    assert gemm.verify().proved
+    assert gemm.proved
+    # A second application finds the kernel scheduled already.
+    with pytest.raises(tt.MLIRError, match="has a schedule already"):
+        m.apply_transform(os.path.join(EXAMPLES, "scripts", "gemm.mlir"))
+
+
+def test_transform_script_from_text_must_share_the_context():
+    m = tt.parse_file(os.path.join(EXAMPLES, "naive", "gemm.mlir"))
+    other = tt.Context().parse(open(os.path.join(EXAMPLES, "scripts", "gemm.mlir")).read())
+    with pytest.raises(ValueError, match="context"):
+        m.apply_transform(other)
+    m.apply_transform(open(os.path.join(EXAMPLES, "scripts", "gemm.mlir")).read())
+
+
+def test_compile_ptx_and_cubin():
+    m = tt.parse_file(os.path.join(EXAMPLES, "gemm.mlir"))
+    ptx = m.compile()
+    assert ".entry" in ptx and "wgmma.mma_async" in ptx
+    cubin = m.compile(format="cubin")
+    assert isinstance(cubin, bytes) and cubin[:4] == b"\x7fELF"
+    with pytest.raises(ValueError, match="format"):
+        m.compile(format="sass")
+
+
+def test_compile_refuses_a_kernel_that_does_not_verify():
+    text = open(os.path.join(EXAMPLES, "gemm.mlir")).read()
+    broken = "\n".join(l for l in text.split("\n")
+                       if "schedule.mbarrier.wait %full" not in l)
+    m = tt.parse(broken, "broken.mlir")
+    with pytest.raises(tt.MLIRError):
+        m.compile()
+
+
+def test_estimate():
+    gemm = tt.parse_file(os.path.join(EXAMPLES, "gemm.mlir")).kernel("gemm")
+    e = gemm.estimate({"M": 8192, "N": 8192, "K": 8192})
+    assert e.programs == 64 * 64 and e.bound_by == "tensor" and e.time_us > 0
+    assert e.flops == pytest.approx(2 * 8192 ** 3)
+    with pytest.raises(tt.MLIRError, match="no problem size named 'Q'"):
+        gemm.estimate({"Q": 1})
+    with pytest.raises(TypeError):
+        gemm.estimate({"M": 1.5})
+    with pytest.raises(tt.MLIRError, match="no cost model for chip"):
+        gemm.estimate(chip="sm_10")
