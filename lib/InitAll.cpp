@@ -6,7 +6,7 @@
 
 #include "TileTag/InitAll.h"
 
-#include "TileTag/Conversion/Passes.h"
+#include "TileTag/Config.h"
 #include "TileTag/CostModel/Passes.h"
 #include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
 #include "TileTag/Dialect/Schedule/Transforms/Passes.h"
@@ -14,8 +14,11 @@
 #include "TileTag/Dialect/Tag/Transforms/Passes.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 #include "TileTag/Dialect/Tile/Transforms/Passes.h"
+#if TILETAG_ENABLE_VERIFICATION
+#include "TileTag/Conversion/Passes.h"
 #include "TileTag/TransformOps/TileTagTransformOps.h"
 #include "TileTag/Verification/Passes.h"
+#endif
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -45,7 +48,9 @@
 void mlir::tiletag::registerTileTagDialects(DialectRegistry &registry) {
   registry
       .insert<tile::TileDialect, tag::TagDialect, schedule::ScheduleDialect>();
+#if TILETAG_ENABLE_VERIFICATION
   registerTransformDialectExtension(registry);
+#endif
 }
 
 void mlir::tiletag::registerAllDialects(DialectRegistry &registry) {
@@ -71,10 +76,12 @@ void mlir::tiletag::registerTileTagPasses() {
   tile::registerTileTagTilePasses();
   tag::registerTileTagTagPasses();
   schedule::registerTileTagSchedulePasses();
-  verify::registerTileTagVerificationPasses();
   cost::registerTileTagCostModelPasses();
+#if TILETAG_ENABLE_VERIFICATION
+  verify::registerTileTagVerificationPasses();
   conversion::registerTileTagConversionPasses();
   conversion::registerConversionPipelines();
+#endif
 }
 
 void mlir::tiletag::registerAllPasses() {

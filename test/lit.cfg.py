@@ -17,6 +17,12 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tiletag_obj_root, "test")
 
 config.substitutions.append(("%examples", os.path.join(config.tiletag_src_root, "examples")))
+config.substitutions.append(("%tiletag_src", config.tiletag_src_root))
+config.substitutions.append(("%tiletag_obj", config.tiletag_obj_root))
+config.substitutions.append(("%tiletag_lib", os.path.join(config.tiletag_obj_root, "lib")))
+config.substitutions.append(("%cxx_compiler", config.cxx_compiler))
+config.substitutions.append(("%c_compiler", config.c_compiler))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
 python = config.python_executable or sys.executable
 config.substitutions.append(("%python", python))
 
@@ -41,6 +47,15 @@ if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     llvm_config.with_environment(
         "PATH", os.path.dirname(config.ptxas_executable), append_path=True)
 
+
+# Tests that build TileTag in other ways (without Z3, a downstream project
+# against the installed package) or load it into Debian's mlir-opt run once,
+# in the plain build: an instrumented TileTag would need the sanitizer
+# runtime in those processes too.
+if config.tiletag_sanitize.upper() in ("OFF", "0", "FALSE", ""):
+    config.available_features.add("build-tests")
+    if os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-opt")):
+        config.available_features.add("mlir-opt-plugin")
 
 # Dask (Debian's python3-distributed, for tiletag-agent --dask-scheduler).
 if shutil.which("dask-scheduler") and shutil.which("dask-worker") and \

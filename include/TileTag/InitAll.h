@@ -16,7 +16,8 @@ class DialectRegistry;
 
 namespace mlir::tiletag {
 
-/// Registers the tile, tag and schedule dialects.
+/// Registers the tile, tag and schedule dialects (and, in a build with
+/// verification, the transform.tiletag extension).
 void registerTileTagDialects(DialectRegistry &registry);
 
 /// Registers TileTag's dialects plus the upstream dialects and dialect
@@ -24,7 +25,8 @@ void registerTileTagDialects(DialectRegistry &registry);
 /// tensor, linalg, gpu, nvgpu, nvvm, amdgpu, rocdl, llvm, transform).
 void registerAllDialects(DialectRegistry &registry);
 
-/// Registers TileTag's passes.
+/// Registers TileTag's passes (without verification: the strip, describe
+/// and estimate passes only).
 void registerTileTagPasses();
 
 /// Registers TileTag's passes and the upstream passes.
