@@ -27,11 +27,13 @@ rm -rf "$results" && mkdir -p "$results"
 status=0
 /usr/lib/llvm-22/bin/lit -sv "$build/test" --xunit-xml-output "$results/lit.xml" || status=1
 "$build/bin/TileTagUnitTests" --gtest_output="xml:$results/unit.xml" || status=1
-# The Python package (not in the sanitizer build: an instrumented extension
-# would need the sanitizer runtime preloaded into python3).
+# The Python package's tests and the documentation's code (not in the
+# sanitizer build: an instrumented extension would need the sanitizer
+# runtime preloaded into python3).
 if [[ -d "$build/python/tiletag" ]]; then
-  PYTHONPATH="$build/python" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
-    "$root/python-bindings/tests" --junitxml="$results/pytest.xml" || status=1
+  PYTHONPATH="$build/python" TILETAG_BUILD="$build" /usr/bin/python3 -m pytest -q \
+    -p no:cacheprovider "$root/python-bindings/tests" "$root/test/Docs" \
+    --junitxml="$results/pytest.xml" || status=1
 fi
 
 python3 - "$results" <<'PY' || status=1

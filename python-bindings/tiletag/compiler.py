@@ -234,7 +234,14 @@ class KernelCompiler:
         self.fn = fn
         self.name = name
         self.file = inspect.getsourcefile(fn) or "<unknown>"
-        lines, self.first_line = inspect.getsourcelines(fn)
+        try:
+            lines, self.first_line = inspect.getsourcelines(fn)
+        except (OSError, TypeError):
+            raise CompilationError(
+                "cannot read the source of %s: the DSL compiles a kernel from "
+                "its source, so define it in a file (or a notebook cell)" %
+                fn.__qualname__, fn.__code__.co_filename,
+                fn.__code__.co_firstlineno, 1) from None
         source = textwrap.dedent("".join(lines))
         self.col_offset = len(lines[0]) - len(lines[0].lstrip())
         tree = ast.parse(source)

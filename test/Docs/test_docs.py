@@ -11,11 +11,20 @@ language:
   mlir        parsed and verified by tiletag-opt: a whole module, or with a
               marker `<!-- doctest: kernel(ARGS) -->` before it, the body of
               a tile.kernel with those operands; `<!-- doctest:
-              sequence(ARGS) -->`, the body of a transform sequence
+              sequence(HANDLES) -->`, the body of a transform sequence with
+              those handles; either may add `given OP; OP; ...`, ops written
+              before the block
   c           compiled against the build tree's headers and
               libTileTagCAPI and run
-  toml        parsed as an agent recipe (tools/tiletag-agent)
+  toml        loaded as an agent recipe (tools/tiletag-agent), rendered
+              with its parameters' defaults, and the script parsed
   text        output shown to the reader: not code, not run
+
+docs/generated/ is TableGen's output for the .td files (`ninja tiletag-doc`):
+test_generated_docs_are_current checks it is what the build generates now,
+which covers its unlabelled blocks (the syntax TableGen writes for each op,
+attribute and pass); the examples in it are checked like any others, with
+their markers written in the .td descriptions.
 
 A block that cannot run here says why in a marker before it:
 `<!-- doctest: not run: REASON -->`; `<!-- doctest: same as PATH -->`
@@ -86,14 +95,29 @@ DOCS = [os.path.join(ROOT, "README.md")] + sorted(
 BLOCKS = [b for d in DOCS for b in blocks_of(d)]
 
 
+SCRATCH = {}
+
+
 @pytest.fixture(scope="session")
-def scratch():
+def scratch_root():
     d = tempfile.mkdtemp(prefix="tiletag-doctest-")
-    for name in ("examples", "scripts", "docs", "python-bindings", "tools", "test"):
-        os.symlink(os.path.join(ROOT, name), os.path.join(d, name))
-    os.symlink(BUILD, os.path.join(d, "build"))
     yield d
     shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture
+def scratch(scratch_root, block):
+    """The document's own scratch directory (its blocks share it, in order)."""
+    if block.doc not in SCRATCH:
+        d = os.path.join(scratch_root, "%d-%s" % (len(SCRATCH),
+                                                  os.path.basename(block.doc)[:-3]))
+        os.makedirs(d)
+        for name in ("examples", "scripts", "docs", "include", "python-bindings",
+                     "tools", "test"):
+            os.symlink(os.path.join(ROOT, name), os.path.join(d, name))
+        os.symlink(BUILD, os.path.join(d, "build"))
+        SCRATCH[block.doc] = d
+    return SCRATCH[block.doc]
 
 
 def environment():
@@ -129,11 +153,12 @@ def check_mlir(block, text, scratch):
 def wrapped(marker, text):
     """The block as a whole module, per its kernel(...) or sequence(...)
     marker."""
-    m = re.match(r"(kernel|sequence)\((.*)\)$", marker or "")
+    m = re.match(r"(kernel|sequence)\((.*?)\)(?:\s+given\s+(.*))?$", marker or "")
     if not m:
         return None
-    kind, args = m.groups()
-    body = "\n".join("    " + l for l in text.rstrip().split("\n"))
+    kind, args, given = m.groups()
+    lines = [l.strip() for l in (given or "").split(";") if l.strip()]
+    body = "\n".join("    " + l for l in lines + text.rstrip().split("\n"))
     if kind == "kernel":
         return "tile.kernel @doctest(%s) grid(3) {\n%s\n    tile.return\n}\n" % (args, body)
     handles = ", ".join(["%root: !transform.any_op {transform.readonly}"] +
@@ -160,6 +185,9 @@ def test_block(block, scratch):
         assert block.text.strip() in open(path).read(), \
             "%s: the block is not an excerpt of %s" % (block.id, path)
         return
+    generated = os.path.join(ROOT, "docs", "generated") + os.sep
+    if block.language == "" and block.doc.startswith(generated):
+        return  # TableGen's syntax of an op: test_generated_docs_are_current
     assert block.language in LANGUAGES, \
         "%s: a block needs a language (%s), not %r" % (block.id, ", ".join(LANGUAGES),
                                                       block.language)
@@ -177,13 +205,20 @@ def test_block(block, scratch):
             pytest.fail("%s: unknown marker %r" % (block.id, marker))
         check_mlir(block, text or block.text, scratch)
     elif block.language == "python":
+        # Each block from a file of its own, so that the DSL (which reads a
+        # kernel's source) and tracebacks see its lines.
+        path = os.path.join(scratch, "%s_%d.py" % (
+            os.path.basename(block.doc)[:-3].lower(), block.line))
+        with open(path, "w") as f:
+            f.write(block.text)
         namespace = PYTHON_STATE.setdefault(block.doc, {"__name__": "__doctest__"})
-        sys.path.insert(0, os.path.join(BUILD, "python"))
+        for d in (os.path.join(BUILD, "python"), scratch):
+            if d not in sys.path:
+                sys.path.insert(0, d)
         cwd = os.getcwd()
         os.chdir(scratch)
         try:
-            exec(compile(block.text, "%s (block at line %d)" % (block.doc, block.line),
-                         "exec"), namespace)
+            exec(compile(block.text, path, "exec"), namespace)
         finally:
             os.chdir(cwd)
     elif block.language == "c":
@@ -202,4 +237,20 @@ def test_block(block, scratch):
         path = os.path.join(scratch, "recipe-%d.toml" % block.line)
         with open(path, "w") as f:
             f.write(block.text)
-        assert recipes.load([path]), block.id
+        for recipe in recipes.load([path]):
+            params = {name: p.default for name, p in recipe.params.items()}
+            check_mlir(block, recipe.render(params, "gemm"), scratch)
+
+
+def test_generated_docs_are_current():
+    """docs/generated is what TableGen makes of the .td files now."""
+    proc = subprocess.run(["ninja", "-C", BUILD, "mlir-doc"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for kind in ("Dialects", "Passes"):
+        built = os.path.join(BUILD, "docs", kind)
+        kept = os.path.join(ROOT, "docs", "generated", kind)
+        assert sorted(os.listdir(built)) == sorted(os.listdir(kept)), kind
+        for name in os.listdir(built):
+            assert open(os.path.join(built, name)).read() == \
+                open(os.path.join(kept, name)).read(), \
+                "docs/generated/%s/%s is stale: run ninja -C build tiletag-doc" % (kind, name)

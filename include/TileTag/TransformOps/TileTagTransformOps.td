@@ -240,7 +240,7 @@ def TileTag_ReductionStepOp : TileTag_TransformOp<"reduction_step", [
     proves that each window's operands are the reference's at that step,
     that steps past the reference's last read only zero padding, and that
     the steps reach every step of the reference: the sum of block products
-    the contract states, grouped otherwise (docs/Language.md, "Larger
+    the contract states, grouped otherwise (docs/Verification.md, "Larger
     reduction steps").
 
     #### Return modes
@@ -291,7 +291,7 @@ def TileTag_UnrollOp : TileTag_TransformOp<"unroll", [
     steps `factor * n + j` (copy j) and the remainder loop's step n to step
     `factor * T' + n`, T' the unrolled loop's trip count, by induction over
     the steps from the reference's initial values, and proves that the two
-    loops together run exactly the reference's steps (docs/Language.md,
+    loops together run exactly the reference's steps (docs/Verification.md,
     "Unrolled loops").
 
     #### Return modes

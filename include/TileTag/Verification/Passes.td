@@ -130,7 +130,7 @@ def VerifyPass : Pass<"tiletag-verify", "::mlir::ModuleOp"> {
     With `format=json` the verdicts are printed on stdout, one object per
     kernel and one entry per obligation:
 
-    ```
+    ```sh
     tiletag-opt --tiletag-verify=format=json -o /dev/null examples/gemm.mlir
     ```
   }];

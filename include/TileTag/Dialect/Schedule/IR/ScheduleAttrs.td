@@ -41,9 +41,10 @@ def Schedule_MapAttr : EnumAttr<Schedule_Dialect, Schedule_ParallelLevel, "map">
     `warpgroup`, `warp`, `thread`: spread over the program's threads), or
     one after another (`sequential`, the default).
 
+    <!-- doctest: kernel(%X: memref<?xf32>) given %c0 = arith.constant 0 : index; %c1 = arith.constant 1 : index; %c2 = arith.constant 2 : index; %one = arith.constant 1.0 : f32 -->
     ```mlir
     scf.for %wg = %c0 to %c2 step %c1 {
-      ...
+      memref.store %one, %X[%wg] : memref<?xf32>
     } {schedule.map = #schedule.map<warpgroup>}
     ```
   }];
@@ -59,8 +60,10 @@ def Schedule_LaunchAttr : AttrDef<Schedule_Dialect, "Launch"> {
     sizes, product at most 16) groups programs into thread-block clusters.
 
     ```mlir
-    tile.kernel @gemm(...) grid(2) attributes {
-        schedule.launch = #schedule.launch<warpgroups = 3, cluster = [2, 1]>} { ... }
+    tile.kernel @k(%X: memref<?xf32> {tile.name = "X"}) grid(2) attributes {
+        schedule.launch = #schedule.launch<warpgroups = 3, cluster = [2, 1]>} {
+      tile.return
+    }
     ```
   }];
   let parameters = (ins "int64_t":$warpgroups,
@@ -80,6 +83,7 @@ def Schedule_MBarrierType : TypeDef<Schedule_Dialect, "MBarrier"> {
     mbarrier completes a *phase* when its expected arrivals and expected
     transaction bytes have all arrived; waiters test the phase's parity.
 
+    <!-- doctest: kernel() -->
     ```mlir
     %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<4>
     ```

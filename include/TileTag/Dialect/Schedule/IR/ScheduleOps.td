@@ -36,6 +36,7 @@ def Schedule_RoleOp : Schedule_Op<"role", [
     warp-specialized pipeline: each role runs its own copy of the loop,
     synchronized only by mbarriers.
 
+    <!-- doctest: kernel(%A: memref<?x?xbf16>, %pm: index, %k: index, %slot: index) given %ring = tile.alloc_shared : memref<4x128x64xbf16, #gpu.address_space<workgroup>>; %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<4> -->
     ```mlir
     schedule.role "producer" warpgroups [0] regs 40 {
       schedule.async tma arrive %full[%slot] : !schedule.mbarrier<4> {
@@ -71,6 +72,7 @@ def Schedule_AsyncOp : Schedule_Op<"async", [
       `schedule.commit_group` / `schedule.wait_group` on the same unit. The
       results are not ready until the wait that covers them.
 
+    <!-- doctest: kernel() given %a = arith.constant dense<0.0> : tensor<128x64xbf16>; %b = arith.constant dense<0.0> : tensor<64x128xbf16>; %acc = arith.constant dense<0.0> : tensor<128x128xf32> -->
     ```mlir
     %d = schedule.async wgmma {
       %r = tile.dot %a, %b, %acc
@@ -98,6 +100,7 @@ def Schedule_YieldOp : Schedule_Op<"yield", [
     Ends the body of `schedule.role` or `schedule.async` and gives its
     results. It may be left out when there are none.
 
+    <!-- doctest: same as examples/gemm.mlir -->
     ```mlir
     schedule.yield %r : tensor<128x128xf32>
     ```
@@ -121,6 +124,7 @@ def Schedule_BarrierOp : Schedule_Op<"barrier", [SyncEffects]> {
     accesses before it happen before those after it. A CTA barrier must be
     reached by all warpgroups, so it cannot sit inside a warp role.
 
+    <!-- doctest: kernel() -->
     ```mlir
     schedule.barrier cta
     ```
@@ -137,6 +141,7 @@ def Schedule_FenceAsyncProxyOp : Schedule_Op<"fence_async_proxy", [SyncEffects]>
     the TMA engine and wgmma (the async proxy) only after this fence, e.g.
     between `tile.write` of an epilogue and the TMA store that reads it.
 
+    <!-- doctest: kernel() -->
     ```mlir
     schedule.fence_async_proxy
     ```
@@ -150,6 +155,7 @@ def Schedule_CommitGroupOp : Schedule_Op<"commit_group", [SyncEffects]> {
     Groups every `schedule.async` op on `unit` issued by this thread since
     the previous commit; `schedule.wait_group` waits for groups.
 
+    <!-- doctest: kernel() -->
     ```mlir
     schedule.commit_group wgmma
     ```
@@ -165,6 +171,7 @@ def Schedule_WaitGroupOp : Schedule_Op<"wait_group", [SyncEffects]> {
     still running (0 to 7). With `pending 1`, one wgmma group stays in
     flight while the next is issued.
 
+    <!-- doctest: kernel() -->
     ```mlir
     schedule.wait_group wgmma pending 1
     ```
@@ -184,6 +191,7 @@ def Schedule_MBarrierInitOp : Schedule_Op<"mbarrier.init", [SyncEffects]> {
     Creates `N` mbarriers in shared memory, each expecting `count` arrivals
     per phase, all in phase 0. Initialize once per program, outside loops.
 
+    <!-- doctest: kernel() -->
     ```mlir
     %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<4>
     ```
@@ -201,6 +209,7 @@ def Schedule_MBarrierArriveOp : Schedule_Op<"mbarrier.arrive", [SyncEffects]> {
     arrival happen before whatever follows a wait that sees its phase
     complete (release semantics).
 
+    <!-- doctest: kernel(%slot: index) given %empty = schedule.mbarrier.init count 1 : !schedule.mbarrier<4> -->
     ```mlir
     schedule.mbarrier.arrive %empty[%slot] : !schedule.mbarrier<4>
     ```
@@ -218,6 +227,7 @@ def Schedule_MBarrierArriveExpectTxOp
     in the current phase by `bytes`; the phase completes when the TMA
     copies that name this barrier have delivered them.
 
+    <!-- doctest: kernel(%slot: index) given %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<4> -->
     ```mlir
     schedule.mbarrier.arrive_expect_tx %full[%slot], 32768 : !schedule.mbarrier<4>
     ```
@@ -238,6 +248,7 @@ def Schedule_MBarrierWaitOp : Schedule_Op<"mbarrier.wait", [SyncEffects]> {
     What happened before the arrivals of that phase, and the bytes of the
     TMA copies it counted, are then visible (acquire semantics).
 
+    <!-- doctest: kernel(%slot: index, %parity: index) given %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<4> -->
     ```mlir
     schedule.mbarrier.wait %full[%slot], %parity : !schedule.mbarrier<4>, index
     ```

@@ -27,6 +27,7 @@ def Tag_LabelAttr : AttrDef<Tag_Dialect, "Label"> {
     The fields are the results of the affine map applied to the operation's
     index-typed operands, in order.
 
+    <!-- doctest: kernel(%s: index) given %ring = tile.alloc_shared : memref<4x64x64xf32, #gpu.address_space<workgroup>> -->
     ```mlir
     %t = tile.read %ring[%s] {tag.labels = [#tag.label<"Stage", (d0) -> (d0 mod 4)>]}
         : memref<4x64x64xf32, #gpu.address_space<workgroup>> -> tensor<64x64xf32>

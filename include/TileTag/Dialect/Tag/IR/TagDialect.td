@@ -28,6 +28,7 @@ def Tag_Dialect : Dialect {
     Tags can be attached with the `tag.attach` op, or with the discardable
     attribute `tag.labels` on any single-result operation, TileTag's or not:
 
+    <!-- doctest: kernel(%A: memref<?x?xbf16>, %i: index, %k: index) -->
     ```mlir
     %t = tile.load %A[%i, %k] {tag.labels = [#tag.label<"A", (d0, d1) -> (d0, d1)>]}
         : memref<?x?xbf16> -> tensor<128x64xbf16>
@@ -40,7 +41,7 @@ def Tag_Dialect : Dialect {
     the kernel: a plain sequential kernel of the same module, with the same
     operands, that states what the kernel computes. The checker proves that
     every block the kernel stores holds what the reference stores there, and
-    that both store the same blocks (docs/Language.md, "Contracts"). On the
+    that both store the same blocks (docs/Verification.md, "Contracts"). On the
     first kernel of a launch chain (`then`), a reference with the chain's
     inputs and outputs (not the kernel's own operands) is the contract of
     the whole chain.

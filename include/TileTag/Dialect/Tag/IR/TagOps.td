@@ -22,6 +22,7 @@ def Tag_AttachOp : Tag_Op<"attach", [Pure, AllTypesMatch<["value", "result"]>]> 
     Uses of the result see the tag; the tag then flows with the data through
     computations, control flow and memory.
 
+    <!-- doctest: kernel(%pm: index, %pn: index) given %acc0 = arith.constant dense<0.0> : tensor<128x128xf32> -->
     ```mlir
     %acc1 = tag.attach %acc0 as "Acc"(%pm, %pn) : tensor<128x128xf32>
     ```
@@ -43,6 +44,7 @@ def Tag_FieldOp : Tag_Op<"field", [Pure]> {
     that name, or several with different fields, the tag checker reports it
     at this op.
 
+    <!-- doctest: kernel() given %a = arith.constant dense<0.0> : tensor<128x64xbf16> -->
     ```mlir
     %ka = tag.field %a["A", 1] : tensor<128x64xbf16>
     ```
@@ -64,8 +66,9 @@ def Tag_AssertOp : Tag_Op<"assert", [AllTypesMatch<["lhs", "rhs"]>,
     index values of the kernel; affine relations are written with index
     arithmetic on them, or with `tag.assert_affine`.
 
+    <!-- doctest: kernel(%ka: index, %kb: index) -->
     ```mlir
-    tag.assert eq %ka, %kb, "A and B tiles come from the same K block"
+    tag.assert eq %ka, %kb, "A and B tiles come from the same K block" : index
     ```
   }];
   let arguments = (ins Tag_Predicate:$predicate,
@@ -85,6 +88,7 @@ def Tag_AssertAffineOp : Tag_Op<"assert_affine", [
     (every constraint holds). The operands bind the set's dimensions, then
     its symbols.
 
+    <!-- doctest: kernel(%kq: index, %kv: index) -->
     ```mlir
     tag.assert_affine affine_set<(d0, d1) : (d1 - d0 * 2 == 0)>(%kq, %kv), "two kv blocks per q block"
     ```
@@ -106,8 +110,9 @@ def Tag_AssertRangeOp : Tag_Op<"assert_range", [
     (signed), e.g. that a key block is at or below the query block in causal
     attention.
 
+    <!-- doctest: kernel(%kv: index, %c0: index, %qend: index) -->
     ```mlir
-    tag.assert_range %kv in [%c0, %qend), "causal: no key after the query block"
+    tag.assert_range %kv in [%c0, %qend), "causal: no key after the query block" : index
     ```
   }];
   let arguments = (ins AnySignlessIntegerOrIndex:$value,
@@ -127,6 +132,7 @@ def Tag_AssertCarriesOp : Tag_Op<"assert_carries", [
     field values, e.g. that the B tile a GEMM multiplies came from the same
     expert as the tokens.
 
+    <!-- doctest: kernel(%e: index, %k: index, %pn: index) given %w = arith.constant dense<0.0> : tensor<64x128xbf16> -->
     ```mlir
     tag.assert_carries %w, "W"(%e, %k, %pn), "weights of this expert" : tensor<64x128xbf16>
     ```

@@ -38,11 +38,16 @@ def Tile_LaunchAttr : AttrDef<Tile_Dialect, "Launch"> {
     the reduction of a split-k GEMM).
 
     ```mlir
-    tile.kernel @gemm(...) grid(2) attributes {tile.launch = #tile.launch<
-        sizes = [M = 256, N = 256, K = 192],
-        grid = [M ceildiv 128, N ceildiv 128],
-        shapes = [A = [M, K], B = [K, N], C = [M, N]],
-        check = "gemm">} { ... }
+    tile.kernel @gemm(%A: memref<?x?xbf16> {tile.name = "A"},
+                      %B: memref<?x?xbf16> {tile.name = "B"},
+                      %C: memref<?x?xf32> {tile.name = "C"}) grid(2) attributes {
+        tile.launch = #tile.launch<
+            sizes = [M = 256, N = 256, K = 192],
+            grid = [M ceildiv 128, N ceildiv 128],
+            shapes = [A = [M, K], B = [K, N], C = [M, N]],
+            check = "gemm">} {
+      tile.return
+    }
     ```
   }];
   let parameters = (ins

@@ -82,6 +82,7 @@ def Tile_ReturnOp : Tile_Op<"return", [Pure, HasParent<"KernelOp">,
   let description = [{
     Terminates the body of a `tile.kernel`. Kernels return no values.
 
+    <!-- doctest: same as examples/naive/gemm.mlir -->
     ```mlir
     tile.return
     ```
@@ -95,6 +96,7 @@ def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
     The coordinate, in grid dimension `dim`, of the program that runs the
     kernel body. `dim` must be below the kernel's grid rank.
 
+    <!-- doctest: kernel() -->
     ```mlir
     %pm = tile.program_id 0
     ```
@@ -111,6 +113,7 @@ def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
     The extent of the launch grid in dimension `dim` (a problem-size symbol
     for the verifier). `dim` must be below the kernel's grid rank.
 
+    <!-- doctest: kernel() -->
     ```mlir
     %n = tile.num_programs 1
     ```
@@ -137,6 +140,7 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments]> {
     it. The tile's rank may be lower than the memref's: leading memref
     dimensions are then indexed one element at a time.
 
+    <!-- doctest: kernel(%A: memref<?x?xbf16>, %X: memref<?x?xbf16>, %pm: index, %k: index, %m: index, %row0: index, %row1: index, %c0: index, %H: index) -->
     ```mlir
     %a = tile.load %A[%pm, %k] padding(0.0 : bf16)
         : memref<?x?xbf16> -> tensor<128x64xbf16>
@@ -166,6 +170,7 @@ def Tile_StoreOp : Tile_Op<"store", [AttrSizedOperandSegments]> {
     safe. With `combine add` the tile is added to what memory holds (an
     atomic add when programs run in parallel, e.g. split-k).
 
+    <!-- doctest: kernel(%C: memref<?x?xf32>, %pm: index, %pn: index) given %c = arith.constant dense<0.0> : tensor<128x128xf32>; %p = arith.constant dense<0.0> : tensor<128x128xf32> -->
     ```mlir
     tile.store %c, %C[%pm, %pn] : tensor<128x128xf32> -> memref<?x?xf32>
     tile.store %p, %C[%pm, %pn] combine add : tensor<128x128xf32> -> memref<?x?xf32>
@@ -197,6 +202,7 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared"> {
     buffer of shape `[S] ++ T`; its leading dimensions are *slot* dimensions,
     indexed by `tile.copy`, `tile.read` and `tile.write`.
 
+    <!-- doctest: kernel() -->
     ```mlir
     %ring = tile.alloc_shared : memref<4x128x64xbf16, #gpu.address_space<workgroup>>
     ```
@@ -219,6 +225,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     allowed). This is the operation the TMA copy engine runs when it sits in
     a `schedule.async tma` region.
 
+    <!-- doctest: kernel(%A: memref<?x?xbf16>, %C: memref<?x?xf32>, %pm: index, %pn: index, %k: index, %slot: index, %c0: index) given %ring = tile.alloc_shared : memref<4x128x64xbf16, #gpu.address_space<workgroup>>; %epi = tile.alloc_shared : memref<1x128x128xf32, #gpu.address_space<workgroup>> -->
     ```mlir
     tile.copy %A[%pm, %k] -> %ring[%slot] padding(0.0 : bf16)
         : memref<?x?xbf16> -> memref<4x128x64xbf16, #gpu.address_space<workgroup>>
@@ -253,6 +260,7 @@ def Tile_ReadOp : Tile_Op<"read"> {
     dimension). The result shape is the buffer shape without its slot
     dimensions.
 
+    <!-- doctest: kernel(%slot: index) given %ring = tile.alloc_shared : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -->
     ```mlir
     %a = tile.read %ring[%slot]
         : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> tensor<128x64xbf16>
@@ -273,6 +281,7 @@ def Tile_WriteOp : Tile_Op<"write"> {
     Writes a tile into slot `indices` of a shared buffer (one index per slot
     dimension), e.g. to stage an epilogue for a TMA store.
 
+    <!-- doctest: kernel(%c0: index) given %c = arith.constant dense<0.0> : tensor<128x128xf32>; %epi = tile.alloc_shared : memref<1x128x128xf32, #gpu.address_space<workgroup>> -->
     ```mlir
     tile.write %c, %epi[%c0]
         : tensor<128x128xf32> -> memref<1x128x128xf32, #gpu.address_space<workgroup>>
@@ -299,6 +308,7 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     the accumulator and result are f32. Products are formed and summed in
     f32.
 
+    <!-- doctest: kernel() given %a = arith.constant dense<0.0> : tensor<128x64xbf16>; %b = arith.constant dense<0.0> : tensor<64x128xbf16>; %acc = arith.constant dense<0.0> : tensor<128x128xf32> -->
     ```mlir
     %d = tile.dot %a, %b, %acc
         : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xf32>
@@ -320,6 +330,7 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
     has the input's shape without that axis and the same element type.
     Sums of floats are formed in the element type, in index order.
 
+    <!-- doctest: kernel() given %s = arith.constant dense<0.0> : tensor<128x64xf32> -->
     ```mlir
     %m = tile.reduce max %s axis 1 : tensor<128x64xf32> -> tensor<128xf32>
     ```
@@ -340,6 +351,7 @@ def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
     repeats the input along them. The remaining result dimensions, in order,
     equal the input's dimensions.
 
+    <!-- doctest: kernel() given %m = arith.constant dense<0.0> : tensor<128xf32> -->
     ```mlir
     %b = tile.broadcast %m dims [1] : tensor<128xf32> -> tensor<128x64xf32>
     ```
@@ -358,6 +370,7 @@ def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
     Element `(i_0, ..., i_{r-1})` of the result is `i_dim`. The element type
     is a signless integer or index. Add a splat to shift the range.
 
+    <!-- doctest: kernel() -->
     ```mlir
     %cols = tile.iota dim 1 : tensor<128x64xi32>
     ```
@@ -373,6 +386,7 @@ def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
   let description = [{
     Result dimension `d` is input dimension `perm[d]`.
 
+    <!-- doctest: kernel() given %k = arith.constant dense<0.0> : tensor<64x128xbf16> -->
     ```mlir
     %kt = tile.transpose %k perm [1, 0] : tensor<64x128xbf16> -> tensor<128x64xbf16>
     ```
