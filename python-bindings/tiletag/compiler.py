@@ -774,7 +774,13 @@ class KernelCompiler:
             return v
         raise self.error(node, "expected an index value, got %s" % self.describe(v))
 
+    def number(self, value, node):
+        if not isinstance(value, (int, float, bool)):
+            raise self.error(node, "expected a Python number, not %r" % (value,))
+        return value
+
     def scalar_constant(self, value, dtype, node):
+        value = self.number(value, node)
         if dtype.name == "index":
             return self.builder.index_constant(int(value))
         if dtype.name == "i1":
@@ -786,6 +792,7 @@ class KernelCompiler:
         return self.builder.op("arith.constant %s : %s" % (text, dtype.name), dtype, node, "cst")
 
     def tile_constant(self, value, ttype, node):
+        value = self.number(value, node)
         elem = ttype.elem
         if elem.is_float:
             text = float_text(float(value), elem)
@@ -1017,7 +1024,10 @@ class KernelCompiler:
         if len(args) != 2 or e.keywords:
             raise self.error(e, "min/max of IR values take two arguments")
         if not any(isinstance(a, Value) for a in args):
-            return max(args) if is_max else min(args)
+            try:
+                return max(args) if is_max else min(args)
+            except TypeError as x:
+                raise self.error(e, str(x)) from None
         a, b = self.unify(args[0], args[1], e, "max" if is_max else "min")
         elem = elem_of(a.type)
         if elem.is_float:
@@ -1203,7 +1213,9 @@ class KernelCompiler:
 
     def op_transpose(self, e, x, perm):
         x = self.tile_arg(e, x, "the transposed value")
-        if not isinstance(perm, (tuple, list)) or sorted(perm) != list(range(len(x.type.shape))):
+        if not isinstance(perm, (tuple, list)) or \
+                not all(isinstance(p, int) and not isinstance(p, bool) for p in perm) or \
+                sorted(perm) != list(range(len(x.type.shape))):
             raise self.error(e, "perm is a permutation of 0..%d" % (len(x.type.shape) - 1))
         rtype = TileType([x.type.shape[p] for p in perm], x.type.elem)
         return self.builder.op("tile.transpose %s perm [%s] : %s -> %s" % (
@@ -1318,6 +1330,10 @@ class KernelCompiler:
 
     def op_cdiv(self, e, a, b):
         if not isinstance(a, Value) and not isinstance(b, Value):
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)) \
+                    or b == 0:
+                raise self.error(e, "tiletag.cdiv of %r and %r: index values or "
+                                    "Python ints, the divisor not zero" % (a, b))
             return lang.cdiv(a, b)
         a, b = self.as_index(a, e), self.as_index(b, e)
         return self.builder.op("arith.ceildivui %s, %s : index" % (a.ssa, b.ssa), INDEX, e)

@@ -32,6 +32,14 @@ class DSLKernel:
     def __init__(self, fn, grid, sizes, check, contract, name):
         self.fn = fn
         self.name = name or fn.__name__
+        if not isinstance(self.name, str) or not self.name.isidentifier():
+            raise TypeError("a kernel's name is an identifier string, not %r"
+                            % (self.name,))
+        if check is not None and not isinstance(check, str):
+            raise TypeError("check= names a workload (a string), not %r" % (check,))
+        if sizes is not None and not isinstance(sizes, dict):
+            raise TypeError("sizes= is a dict of size names to defaults, not %r"
+                            % (sizes,))
         self.grid = grid
         self.sizes = dict(sizes or {})
         self.check = check
