@@ -61,25 +61,18 @@ TileTagEstimate tiletagEstimateKernel(MlirOperation op, MlirStringRef chip,
   EstimateOptions options;
   if (registersPerThread > 0)
     options.registersPerThread = registersPerThread;
-  auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
-      tile::TileDialect::kLaunchAttrName);
   llvm::StringMap<int64_t> given;
   for (intptr_t i = 0; i < numSizes; ++i)
     given[::unwrap(sizes[i].name)] = sizes[i].value;
-  if (launch)
-    for (auto [name, fallback] :
-         llvm::zip(launch.getSizeNames(), launch.getSizeDefaults())) {
-      auto it = given.find(name.getValue());
-      options.sizes.push_back(it == given.end() ? fallback : it->second);
-      if (it != given.end())
-        given.erase(it);
+  llvm::StringSet<> used;
+  options.sizes = launchSizes(kernel, given, used);
+  for (auto &entry : given)
+    if (!used.contains(entry.getKey())) {
+      emitError(raw->getLoc()) << "@" << kernel.getSymName()
+                               << " has no problem size named '"
+                               << entry.getKey() << "'";
+      return {nullptr};
     }
-  if (!given.empty()) {
-    emitError(raw->getLoc()) << "@" << kernel.getSymName()
-                             << " has no problem size named '"
-                             << given.begin()->getKey() << "'";
-    return {nullptr};
-  }
   for (intptr_t i = 0; i < numScalars; ++i)
     options.scalars[::unwrap(scalars[i].name)] = scalars[i].value;
 

@@ -1052,6 +1052,24 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
   return est;
 }
 
+SmallVector<int64_t> cost::launchSizes(tile::KernelOp kernel,
+                                       const llvm::StringMap<int64_t> &given,
+                                       llvm::StringSet<> &used) {
+  SmallVector<int64_t> sizes;
+  auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
+      tile::TileDialect::kLaunchAttrName);
+  if (!launch)
+    return sizes;
+  for (auto [name, fallback] :
+       llvm::zip(launch.getSizeNames(), launch.getSizeDefaults())) {
+    auto it = given.find(name.getValue());
+    sizes.push_back(it == given.end() ? fallback : it->second);
+    if (it != given.end())
+      used.insert(name.getValue());
+  }
+  return sizes;
+}
+
 llvm::json::Object Estimate::toJSON(const TargetModel &m) const {
   llvm::json::Array notes;
   for (const std::string &a : assumptions)

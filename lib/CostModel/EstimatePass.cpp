@@ -108,14 +108,7 @@ struct EstimatePass : public cost::impl::EstimatePassBase<EstimatePass> {
       EstimateOptions options;
       if (registers > 0)
         options.registersPerThread = registers;
-      if (launch)
-        for (auto [name, fallback] :
-             llvm::zip(launch.getSizeNames(), launch.getSizeDefaults())) {
-          auto it = given.find(name.getValue());
-          options.sizes.push_back(it == given.end() ? fallback : it->second);
-          if (it != given.end())
-            used.insert(name.getValue());
-        }
+      options.sizes = launchSizes(kernel, given, used);
       for (BlockArgument arg : kernel.getArguments())
         if (auto name = kernel.getArgAttrOfType<StringAttr>(
                 arg.getArgNumber(), "tile.name"))

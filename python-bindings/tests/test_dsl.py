@@ -313,8 +313,14 @@ def k(X):
 ''')
     with pytest.raises(tt.CompilationError, match="needs an annotation"):
         k.mlir
+    def f():
+        pass
     with pytest.raises(TypeError, match="contract="):
-        tt.kernel(grid=lambda N: N, sizes=dict(N=4), contract=3)(lambda: None)
+        tt.kernel(grid=lambda N: N, sizes=dict(N=4), contract=3)(f)
+    with pytest.raises(TypeError, match="name is an identifier"):
+        tt.kernel(grid=lambda N: N, sizes=dict(N=4), name="no such")(f)
+    with pytest.raises(TypeError, match="sizes= is a dict"):
+        tt.kernel(grid=lambda N: N, sizes=[4])(f)
     with pytest.raises(TypeError, match="element type"):
         tt.Buffer("f32", "N")
 

@@ -1028,7 +1028,12 @@ class KernelCompiler:
                 return max(args) if is_max else min(args)
             except TypeError as x:
                 raise self.error(e, str(x)) from None
-        a, b = self.unify(args[0], args[1], e, "max" if is_max else "min")
+        return self.extremum(is_max, args[0], args[1], e, "max" if is_max else "min")
+
+    def extremum(self, is_max, a, b, e, what):
+        """The larger (or smaller) of two values: maximumf/minimumf of
+        floats, maxui/minui of index values, maxsi/minsi of integers."""
+        a, b = self.unify(a, b, e, what)
         elem = elem_of(a.type)
         if elem.is_float:
             name = "maximumf" if is_max else "minimumf"
@@ -1268,22 +1273,10 @@ class KernelCompiler:
         return self.math("tanh", x, e)
 
     def op_maximum(self, e, a, b):
-        a, b = self.unify(a, b, e, "tiletag.maximum")
-        return self.builder.op("arith.maximumf %s, %s : %s" % (a.ssa, b.ssa, mlir_type(a.type)),
-                               a.type, e) if elem_of(a.type).is_float else \
-            self.minmax_values(True, a, b, e)
+        return self.extremum(True, a, b, e, "tiletag.maximum")
 
     def op_minimum(self, e, a, b):
-        a, b = self.unify(a, b, e, "tiletag.minimum")
-        return self.builder.op("arith.minimumf %s, %s : %s" % (a.ssa, b.ssa, mlir_type(a.type)),
-                               a.type, e) if elem_of(a.type).is_float else \
-            self.minmax_values(False, a, b, e)
-
-    def minmax_values(self, is_max, a, b, e):
-        name = ("maxui" if is_max else "minui") if elem_of(a.type).name == "index" \
-            else ("maxsi" if is_max else "minsi")
-        return self.builder.op("arith.%s %s, %s : %s" % (name, a.ssa, b.ssa, mlir_type(a.type)),
-                               a.type, e)
+        return self.extremum(False, a, b, e, "tiletag.minimum")
 
     def op_where(self, e, cond, a, b):
         return self.select(cond, a, b, e)

@@ -19,6 +19,7 @@
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 
 #include <optional>
@@ -79,6 +80,13 @@ struct EstimateOptions {
   /// Registers per thread from ptxas, if known.
   std::optional<int64_t> registersPerThread;
 };
+
+/// The sizes of `kernel`'s `tile.launch` in its order: those `given` by
+/// name, the others at their defaults (none without a launch). The names
+/// it takes from `given` are added to `used`.
+SmallVector<int64_t> launchSizes(tile::KernelOp kernel,
+                                 const llvm::StringMap<int64_t> &given,
+                                 llvm::StringSet<> &used);
 
 struct Estimate {
   std::string kernel;
