@@ -398,3 +398,16 @@ def k(X: tt.Buffer(tt.f32, "N")):
     # The checkers cannot bound a sum carried by a loop: they say so.
     with pytest.raises(tt.ProofError, match="does not hold"):
         k.verify()
+
+
+def test_a_grid_that_does_not_parse_is_reported_at_the_kernel(tmp_path):
+    k, path = compile_source(tmp_path, '''
+@tt.kernel(grid=("N cdiv 4",), sizes=dict(N=4))
+def k(X: tt.Buffer(tt.f32, "N")):
+    p = tt.program_id(0)
+''')
+    with pytest.raises(tt.CompilationError) as e:
+        k.module
+    # At the decorator, which holds the grid.
+    assert e.value.line == line_of(path, "@tt.kernel(grid=(")
+    assert "does not parse" in e.value.message and "N cdiv 4" in e.value.message

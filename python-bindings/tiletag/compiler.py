@@ -288,7 +288,10 @@ class KernelCompiler:
                                 "annotations (no defaults, *args or keywords)")
         scope = Scope()
         params = []
-        annotations = inspect.get_annotations(self.fn, eval_str=True)
+        try:
+            annotations = inspect.get_annotations(self.fn, eval_str=True)
+        except Exception as x:
+            raise self.error(f, "the parameters' annotations: %s" % x) from None
         for a in args.args:
             ann = annotations.get(a.arg)
             if ann is None:
@@ -1008,16 +1011,12 @@ class KernelCompiler:
                                      "tiletag's operations only" % ast.unparse(e.func))
         args = [self.expr(a, scope) for a in e.args]
         kwargs = {k.arg: self.expr(k.value, scope) for k in e.keywords}
-        return getattr(self, "op_" + op)(e, *args, **kwargs) \
-            if self._arity_ok(op, e, args, kwargs) else None
-
-    def _arity_ok(self, op, e, args, kwargs):
         method = getattr(self, "op_" + op)
         try:
             inspect.signature(method).bind(e, *args, **kwargs)
         except TypeError as x:
             raise self.error(e, "tiletag.%s: %s" % (op, x)) from None
-        return True
+        return method(e, *args, **kwargs)
 
     def minmax(self, is_max, e, scope):
         args = [self.expr(a, scope) for a in e.args]

@@ -87,18 +87,32 @@ class DSLKernel:
         """The kernel's Module (parsed once; verification stamps it)."""
         if self._module is None:
             try:
-                self._module = ir.parse(self.mlir, self.fn.__code__.co_filename)
+                self._module = ir.parse(self.mlir, self._ir_name)
             except MLIRError as e:
                 raise self._compilation_error(e) from None
         return self._module
 
+    @property
+    def _ir_name(self):
+        return "<tile IR of @%s>" % self.name
+
     def _compilation_error(self, error):
-        """MLIR's error about IR the compiler wrote, at its Python line."""
+        """MLIR's error about IR the compiler wrote: at its Python line (ops
+        carry theirs), or for text outside an op (a grid or extent written as
+        a string), at the kernel's definition with the line of IR."""
         for d in error.diagnostics:
-            if d["severity"] == "error" and d.get("file"):
-                notes = "".join("\n" + format_diagnostic(n, "  ") for n in d["notes"])
+            if d["severity"] != "error" or not d.get("file"):
+                continue
+            notes = "".join("\n" + format_diagnostic(n, "  ") for n in d["notes"])
+            if d["file"] != self._ir_name:
                 return CompilationError(d["message"] + notes, d["file"], d["line"],
                                         d["col"])
+            lines = self.mlir.split("\n")
+            text = lines[d["line"] - 1].strip() if 0 < d["line"] <= len(lines) else ""
+            return CompilationError(
+                "the tile IR written for @%s does not parse: %s%s\n  in: %s" % (
+                    self.name, d["message"], notes, text[:300]),
+                self.fn.__code__.co_filename, self.fn.__code__.co_firstlineno, 1)
         return CompilationError(str(error))
 
     @property
