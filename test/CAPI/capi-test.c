@@ -4,11 +4,12 @@
 |*                                                                            *|
 |* Registers TileTag, parses examples/gemm.mlir, walks its kernels, proves    *|
 |* it, reads the counterexample of a broken variant, estimates, runs the CPU  *|
-|* oracle on buffers owned here, compiles to PTX and applies a transform      *|
-|* script, all through TileTag-c and upstream's mlir-c.                       *|
+|* oracle on buffers owned here, compiles to PTX and a cubin, and applies a *|
+|* transform script, all through TileTag-c and upstream's mlir-c.          *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
+// REQUIRES: ptxas
 // RUN: sed -e '/schedule.mbarrier.wait %%full/d' %examples/gemm.mlir > %t-broken.mlir
 // RUN: tiletag-capi-test %examples %t-broken.mlir 2>&1 | FileCheck %s
 //
@@ -51,6 +52,7 @@
 // CHECK-NEXT: oracle: missing operand: status 3
 // CHECK: compile: the PTX has an .entry
 // CHECK-NEXT: compile: 1, {{[0-9]+}} bytes of PTX
+// CHECK-NEXT: compile bin: 1, starts with an ELF header
 // CHECK: diagnostic: {{.*}}format must be 'isa' (PTX) or 'bin' (cubin), not 'sass'
 // CHECK-NEXT: compile sass: 0
 // CHECK: transform: applied 1, the result: proved
@@ -300,6 +302,10 @@ static void countBytes(MlirStringRef s, void *total) {
     printf("compile: the PTX has an .entry\n");
 }
 
+static void firstBytes(MlirStringRef s, void *out) {
+  memcpy(out, s.data, s.length < 4 ? s.length : 4);
+}
+
 static void transform(MlirContext ctx, const char *examples) {
   MlirModule payload = parseFile(ctx, examples, "naive/gemm.mlir");
   MlirModule script = parseFile(ctx, examples, "scripts/gemm.mlir");
@@ -348,6 +354,12 @@ int main(int argc, char **argv) {
       module, str("sm_90a"), str("isa"), false, countBytes, &bytes);
   printf("compile: %d, %zu bytes of PTX\n",
          mlirLogicalResultIsSuccess(compiled), bytes);
+  char magic[5] = {0};
+  compiled = tiletagCompileCUDA(module, str("sm_90a"), str("bin"), false,
+                                firstBytes, magic);
+  printf("compile bin: %d, starts with %s\n",
+         mlirLogicalResultIsSuccess(compiled),
+         memcmp(magic, "\x7f" "ELF", 4) ? "no ELF header" : "an ELF header");
   compiled = tiletagCompileCUDA(module, str("sm_90a"), str("sass"), false,
                                 countBytes, &bytes);
   printf("compile sass: %d\n", mlirLogicalResultIsSuccess(compiled));
