@@ -4,8 +4,8 @@
 |*                                                                            *|
 |* Registers TileTag, parses examples/gemm.mlir, walks its kernels, proves    *|
 |* it, reads the counterexample of a broken variant, estimates, runs the CPU  *|
-|* oracle on buffers owned here, compiles to PTX and a cubin, and applies a *|
-|* transform script, all through TileTag-c and upstream's mlir-c.          *|
+|* oracle on buffers owned here, compiles to PTX and a cubin, and applies a   *|
+|* transform script, all through TileTag-c and upstream's mlir-c.             *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
