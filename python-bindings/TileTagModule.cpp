@@ -114,10 +114,12 @@ struct Context {
   }
 };
 
-/// A module and the context it lives in.
+/// A module and the context it lives in. `generation` counts the passes and
+/// scripts run on it: each may erase any operation.
 struct Module {
   std::shared_ptr<Context> context;
   MlirModule module;
+  uint64_t generation = 0;
   Module(std::shared_ptr<Context> context, MlirModule module)
       : context(std::move(context)), module(module) {}
   ~Module() { mlirModuleDestroy(module); }
@@ -125,16 +127,30 @@ struct Module {
   Module &operator=(const Module &) = delete;
 };
 
-/// An operation of a module (kept alive as long as the operation is).
+/// An operation of a module (which it keeps alive), usable until a pass or
+/// script changes the module.
 struct Operation {
   std::shared_ptr<Module> owner;
   MlirOperation op;
+  uint64_t generation;
+
+  MlirOperation get() const {
+    if (generation != owner->generation)
+      throw py::value_error("this operation was taken from the module before a "
+                            "pass or transform script changed it (which may "
+                            "have erased it): take it from the module again");
+    return op;
+  }
 };
 
+Operation operationOf(const std::shared_ptr<Module> &owner, MlirOperation op) {
+  return {owner, op, owner->generation};
+}
+
 void requireKernel(const Operation &o) {
-  if (!tiletagOperationIsAKernel(o.op))
+  if (!tiletagOperationIsAKernel(o.get()))
     throw py::type_error("not a tile.kernel: " +
-                         toString(mlirIdentifierStr(mlirOperationGetName(o.op))));
+                         toString(mlirIdentifierStr(mlirOperationGetName(o.get()))));
 }
 
 std::string print(MlirOperation op, bool debugInfo, bool generic) {
@@ -237,7 +253,7 @@ py::object estimate(const Operation &o, const std::string &chip,
   std::vector<TileTagNamedInt> sizes = namedInts(sizeNames, sizeValues);
   std::vector<TileTagNamedInt> scalars = namedInts(scalarNames, scalarValues);
   TileTagEstimate e = tiletagEstimateKernel(
-      o.op, ref(chip), sizes.size(), sizes.data(), scalars.size(),
+      o.get(), ref(chip), sizes.size(), sizes.data(), scalars.size(),
       scalars.data(), registers, ref(calibration));
   if (tiletagEstimateIsNull(e))
     return py::none();
@@ -290,7 +306,7 @@ py::dict oracleRun(const Operation &o, const std::vector<std::string> &names,
   TileTagOracleRun run;
   {
     py::gil_scoped_release release;
-    run = tiletagOracleRun(o.op, buffers.size(), buffers.data(),
+    run = tiletagOracleRun(o.get(), buffers.size(), buffers.data(),
                            scalars.size(), scalars.data(), sizes.size(),
                            sizes.data(), check);
   }
@@ -364,14 +380,14 @@ PYBIND11_MODULE(_tiletag, m) {
       .def_property_readonly(
           "operation",
           [](std::shared_ptr<Module> self) {
-            return Operation{self, mlirModuleGetOperation(self->module)};
+            return operationOf(self, mlirModuleGetOperation(self->module));
           })
       .def("kernels",
            [](std::shared_ptr<Module> self) {
              std::vector<Operation> out;
              for (intptr_t i = 0, e = tiletagModuleGetNumKernels(self->module);
                   i < e; ++i)
-               out.push_back({self, tiletagModuleGetKernel(self->module, i)});
+               out.push_back(operationOf(self, tiletagModuleGetKernel(self->module, i)));
              return out;
            })
       .def("clone",
@@ -383,6 +399,7 @@ PYBIND11_MODULE(_tiletag, m) {
            })
       .def("run_pipeline",
            [](Module &self, const std::string &pipeline) {
+             ++self.generation;
              MlirPassManager pm = mlirPassManagerCreate(self.context->ctx);
              std::string error;
              MlirLogicalResult parsed = mlirParsePassPipeline(
@@ -403,6 +420,7 @@ PYBIND11_MODULE(_tiletag, m) {
              if (script.context != self.context)
                throw py::value_error(
                    "the script must be parsed in the module's context");
+             ++self.generation;
              return mlirLogicalResultIsSuccess(
                  tiletagApplyTransformScript(self.module, script.module));
            })
@@ -428,33 +446,33 @@ PYBIND11_MODULE(_tiletag, m) {
       .def_property_readonly("name",
                              [](const Operation &o) {
                                return toString(mlirIdentifierStr(
-                                   mlirOperationGetName(o.op)));
+                                   mlirOperationGetName(o.get())));
                              })
       .def_property_readonly("location",
                              [](const Operation &o) {
                                return locationDict(
-                                   mlirOperationGetLocation(o.op));
+                                   mlirOperationGetLocation(o.get()));
                              })
       .def("print",
            [](const Operation &o, bool debugInfo, bool generic) {
-             return print(o.op, debugInfo, generic);
+             return print(o.get(), debugInfo, generic);
            },
            py::arg("debug_info") = false, py::arg("generic") = false)
       .def("regions",
            [](const Operation &o) {
              // Regions as lists of blocks as lists of operations.
              std::vector<std::vector<std::vector<Operation>>> regions;
-             for (intptr_t r = 0, re = mlirOperationGetNumRegions(o.op);
+             for (intptr_t r = 0, re = mlirOperationGetNumRegions(o.get());
                   r < re; ++r) {
                auto &blocks = regions.emplace_back();
                for (MlirBlock b =
-                        mlirRegionGetFirstBlock(mlirOperationGetRegion(o.op, r));
+                        mlirRegionGetFirstBlock(mlirOperationGetRegion(o.get(), r));
                     !mlirBlockIsNull(b); b = mlirBlockGetNextInRegion(b)) {
                  auto &ops = blocks.emplace_back();
                  for (MlirOperation child = mlirBlockGetFirstOperation(b);
                       !mlirOperationIsNull(child);
                       child = mlirOperationGetNextInBlock(child))
-                   ops.push_back({o.owner, child});
+                   ops.push_back(operationOf(o.owner, child));
                }
              }
              return regions;
@@ -462,7 +480,7 @@ PYBIND11_MODULE(_tiletag, m) {
       .def("attribute",
            [](const Operation &o, const std::string &name) -> py::object {
              MlirAttribute a =
-                 mlirOperationGetAttributeByName(o.op, ref(name));
+                 mlirOperationGetAttributeByName(o.get(), ref(name));
              if (mlirAttributeIsNull(a))
                return py::none();
              std::string text;
@@ -471,41 +489,41 @@ PYBIND11_MODULE(_tiletag, m) {
            })
       .def_property_readonly("is_kernel",
                              [](const Operation &o) {
-                               return tiletagOperationIsAKernel(o.op);
+                               return tiletagOperationIsAKernel(o.get());
                              })
       .def("kernel_info",
            [](const Operation &o) {
              requireKernel(o);
              py::dict d;
-             d["name"] = toString(tiletagKernelGetName(o.op));
-             d["grid_rank"] = tiletagKernelGetGridRank(o.op);
+             d["name"] = toString(tiletagKernelGetName(o.get()));
+             d["grid_rank"] = tiletagKernelGetGridRank(o.get());
              py::list operands;
-             for (intptr_t i = 0, e = tiletagKernelGetNumOperands(o.op); i < e;
+             for (intptr_t i = 0, e = tiletagKernelGetNumOperands(o.get()); i < e;
                   ++i) {
                std::string type;
-               mlirTypePrint(tiletagKernelGetOperandType(o.op, i), appendTo,
+               mlirTypePrint(tiletagKernelGetOperandType(o.get(), i), appendTo,
                              &type);
                operands.append(py::make_tuple(
-                   toString(tiletagKernelGetOperandName(o.op, i)), type));
+                   toString(tiletagKernelGetOperandName(o.get(), i)), type));
              }
              d["operands"] = operands;
-             d["contract"] = toString(tiletagKernelGetContract(o.op));
-             d["has_launch"] = tiletagKernelHasLaunch(o.op);
+             d["contract"] = toString(tiletagKernelGetContract(o.get()));
+             d["has_launch"] = tiletagKernelHasLaunch(o.get());
              py::list sizes;
-             for (intptr_t i = 0, e = tiletagKernelGetNumSizes(o.op); i < e;
+             for (intptr_t i = 0, e = tiletagKernelGetNumSizes(o.get()); i < e;
                   ++i)
                sizes.append(
-                   py::make_tuple(toString(tiletagKernelGetSizeName(o.op, i)),
-                                  tiletagKernelGetSizeDefault(o.op, i)));
+                   py::make_tuple(toString(tiletagKernelGetSizeName(o.get(), i)),
+                                  tiletagKernelGetSizeDefault(o.get(), i)));
              d["sizes"] = sizes;
-             d["check"] = toString(tiletagKernelGetCheck(o.op));
+             d["check"] = toString(tiletagKernelGetCheck(o.get()));
              py::list then;
-             for (intptr_t i = 0, e = tiletagKernelGetNumThen(o.op); i < e;
+             for (intptr_t i = 0, e = tiletagKernelGetNumThen(o.get()); i < e;
                   ++i)
-               then.append(toString(tiletagKernelGetThen(o.op, i)));
+               then.append(toString(tiletagKernelGetThen(o.get(), i)));
              d["then"] = then;
-             d["tag_proof"] = tiletagKernelHasCurrentTagProof(o.op);
-             d["schedule_proof"] = tiletagKernelHasCurrentScheduleProof(o.op);
+             d["tag_proof"] = tiletagKernelHasCurrentTagProof(o.get());
+             d["schedule_proof"] = tiletagKernelHasCurrentScheduleProof(o.get());
              return d;
            })
       .def(
@@ -523,7 +541,7 @@ PYBIND11_MODULE(_tiletag, m) {
             TileTagVerdict v;
             {
               py::gil_scoped_release release;
-              v = tiletagCheckKernel(o.op, options);
+              v = tiletagCheckKernel(o.get(), options);
             }
             if (tiletagVerdictIsNull(v))
               return py::none();

@@ -117,3 +117,20 @@ def test_estimate():
         gemm.estimate({"M": 1.5})
     with pytest.raises(tt.MLIRError, match="no cost model for chip"):
         gemm.estimate(chip="sm_10")
+
+
+def test_operations_taken_before_a_pass_are_refused():
+    m = tt.parse_file(os.path.join(EXAMPLES, "naive", "gemm.mlir"))
+    gemm = m.kernel("gemm")
+    load = next(op for op in gemm.walk() if op.op_name == "tile.load")
+    m.apply_transform(os.path.join(EXAMPLES, "scripts", "gemm.mlir"))
+    with pytest.raises(ValueError, match="take it from the module again"):
+        load.op_name
+    with pytest.raises(ValueError, match="take it from the module again"):
+        gemm.verify()
+    fresh = m.kernel("gemm")
+    assert fresh.verify().proved
+    m.run_pipeline("builtin.module(tiletag-strip-tags)")
+    with pytest.raises(ValueError, match="take it from the module again"):
+        fresh.name
+    assert m.kernel("gemm").name == "gemm"
