@@ -2,43 +2,27 @@
 //
 // Part of the TileTag project.
 //
-// Each tile.kernel becomes one gpu.func. The kernel body is walked once per
-// warp role (once if it has none); each op is emitted for the threads of the
-// role it runs in (its "group"). Tiles are represented as:
-//   - Lazy:   an element-wise op, splat, iota, broadcast or transpose whose
-//             element (i, j, ...) is computed where a consumer needs it;
-//   - Buffer: a tile held in the program's slice of the global workspace;
-//   - Shared: a slot of a shared ring (swizzled when its rows allow);
-//   - Acc:    a wgmma accumulator held in registers
-//   (!nvgpu.warpgroup.accumulator).
-// Consumers that need elements walk them element-parallel on their group.
+// The NVIDIA Hopper target of the kernel lowering (TileToGPU/): TMA copies
+// through tensor maps, wgmma with the 128-byte swizzle, mbarriers, named
+// barriers for warp roles, setmaxnreg, fence.proxy.async; and the
+// `tiletag-convert-to-nvgpu` pass.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TileTag/Conversion/Passes.h"
-#include "TileTag/Support/ProofStamp.h"
 
 #include "TileTag/Conversion/Layouts.h"
+#include "TileTag/Conversion/TileToGPU/KernelLowering.h"
 #include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
-#include "TileTag/Dialect/Tag/IR/TagOps.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace mlir::tiletag::conversion {
 #define GEN_PASS_DEF_CONVERTTILETONVGPUPASS
@@ -47,35 +31,17 @@ namespace mlir::tiletag::conversion {
 
 using namespace mlir;
 using namespace mlir::tiletag;
+using namespace mlir::tiletag::conversion;
 
 namespace {
 
-constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kSwizzleBytes = 128;
 constexpr int64_t kRingAlignment = 1024; // 128-byte swizzle atoms: 8 x 128 B
 
-int64_t byteWidth(Type t) {
-  if (t.isIndex())
-    return 8;
-  return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+/// Elements of one 128-byte swizzle panel.
+int64_t panelWidth(const Ring &ring) {
+  return kSwizzleBytes / byteWidth(ring.type.getElementType());
 }
-
-/// A shared ring from tile.alloc_shared, placed in dynamic shared memory.
-struct Ring {
-  MemRefType type;
-  int64_t offset = 0; // bytes from the aligned base
-  SmallVector<int64_t> tile;
-  bool swizzled = false; // 2-D tile, rows a multiple of 128 bytes
-  int64_t slotBytes() const {
-    int64_t n = byteWidth(type.getElementType());
-    for (int64_t d : tile)
-      n *= d;
-    return n;
-  }
-  int64_t panelWidth() const {
-    return kSwizzleBytes / byteWidth(type.getElementType());
-  }
-};
 
 /// A tensor-map kernel argument: one global operand seen through one box.
 struct TensorMap {
@@ -85,211 +51,112 @@ struct TensorMap {
   unsigned argument; // index of the gpu.func argument
 };
 
-struct TileRep {
-  enum Kind { Lazy, Buffer, Shared, Acc } kind = Lazy;
-  Operation *op = nullptr; // Lazy
-  Value value;          // Buffer: memref view; Acc: accumulator; Shared: slot
-  Ring *ring = nullptr; // Shared
-};
-
-/// The threads that run the code being emitted.
-struct Group {
-  int64_t first = 0, size = 0; // thread ids [first, first + size)
-  int barrierId = 0;
-  bool wholeCTA = true;
-};
-
-class KernelLowering {
+class NVGPUTarget : public LoweringTarget {
 public:
-  KernelLowering(tile::KernelOp kernel, OpBuilder &builder)
-      : kernel(kernel), b(builder), loc(kernel.getLoc()) {}
-
-  FailureOr<gpu::GPUFuncOp> run();
+  StringRef name() const override { return "NVGPU"; }
+  StringRef lowering() const override { return "the Hopper lowering"; }
+  int64_t waveSize() const override { return 32; }
+  int64_t ringAlignment() const override { return kRingAlignment; }
+  // 2-D slots whose rows are a multiple of 128 bytes: TMA's and wgmma's
+  // 128-byte swizzle.
+  bool swizzles(const Ring &ring) const override {
+    int64_t rowBytes = ring.tile.back() * byteWidth(ring.type.getElementType());
+    return ring.tile.size() == 2 && rowBytes % kSwizzleBytes == 0;
+  }
+  LogicalResult planAsyncCopies(KernelLowering &k) override;
+  std::string whyNotMma(KernelLowering &k, tile::DotOp dot) override;
+  bool readsInPlace(KernelLowering &k, Value operand) override {
+    return inPlaceOperand(k, operand) != nullptr;
+  }
+  void planSharedExtras(KernelLowering &k) override;
+  void addArguments(KernelLowering &k, SmallVectorImpl<Type> &types) override;
+  void annotate(KernelLowering &k, gpu::GPUFuncOp func, bool done) override;
+  void prologue(KernelLowering &k) override;
+  LogicalResult enterRole(KernelLowering &k, schedule::RoleOp role) override;
+  Value swizzledByte(KernelLowering &k, const Ring &ring,
+                     ValueRange index) override;
+  void partialBarrier(KernelLowering &k, const Group &group) override;
+  void proxyFence(KernelLowering &k) override;
+  FailureOr<Value> createBarriers(KernelLowering &k,
+                                  schedule::MBarrierInitOp init) override;
+  LogicalResult emitBarrierOp(KernelLowering &k, Operation *op,
+                              Value barriers) override;
+  LogicalResult emitAsyncCopy(KernelLowering &k, tile::CopyOp copy,
+                              Value barriers, Value index) override;
+  bool isCopyUnit(schedule::AsyncUnit unit) const override {
+    return unit == schedule::AsyncUnit::tma;
+  }
+  bool isMmaUnit(schedule::AsyncUnit unit) const override {
+    return unit == schedule::AsyncUnit::wgmma;
+  }
+  FailureOr<SmallVector<Value>> prepareMmaOperands(KernelLowering &k,
+                                                   tile::DotOp dot) override;
+  FailureOr<Value> emitMma(KernelLowering &k, tile::DotOp dot,
+                           schedule::AsyncOp async, ArrayRef<Value> operands,
+                           Value acc) override;
+  Value zeroAccumulator(KernelLowering &k, RankedTensorType type) override;
+  void forEachAccumulatorElement(
+      KernelLowering &k, Value acc, RankedTensorType type,
+      function_ref<void(Value v, Value row, Value col)> body) override;
+  LogicalResult emitWaitGroup(KernelLowering &k,
+                              schedule::WaitGroupOp op) override;
 
 private:
-  // Analysis before emission.
-  LogicalResult planShared();
-  LogicalResult planTensorMaps();
-  void planAccumulators();
-  /// Why `dot` cannot run on wgmma; empty when it can.
-  std::string whyNotWgmma(tile::DotOp dot);
-  tile::ReadOp inPlaceOperand(Value operand);
-  Ring *ringOf(Value buffer);
+  tile::ReadOp inPlaceOperand(KernelLowering &k, Value operand);
+  nvgpu::TensorMapDescriptorType mapType(MLIRContext *ctx,
+                                         ArrayRef<int64_t> box, Type element);
 
-  // Emission.
-  LogicalResult emitBlock(Block &block);
-  LogicalResult emitOp(Operation *op);
-  bool neededByCurrentRole(Operation *op);
-  LogicalResult emitFor(scf::ForOp op);
-  LogicalResult emitIf(scf::IfOp op);
-  LogicalResult emitAsync(schedule::AsyncOp op);
-  LogicalResult emitTmaCopy(tile::CopyOp copy, Value barrierGroup,
-                            Value barrierIndex);
-  LogicalResult emitWgmma(tile::DotOp dot, schedule::AsyncOp async);
-  LogicalResult emitStore(tile::StoreOp op);
-  LogicalResult emitCopy(tile::CopyOp op);
-  LogicalResult emitWrite(tile::WriteOp op);
-  LogicalResult materialize(Value tile);
-  LogicalResult fillBuffer(Value buffer, Value tile);
-  LogicalResult
-  foldInto(Value result, int64_t begin, int64_t end,
-           function_ref<FailureOr<Value>(ValueRange)> init,
-           function_ref<FailureOr<Value>(ValueRange, Value, Value)> step);
-  void storeAccumulator(Value acc, RankedTensorType type, Value buffer);
-  void forEachAccumulatorElement(
-      Value acc, RankedTensorType type,
-      function_ref<void(Value v, Value row, Value col)> body);
-  LogicalResult prepare(Value tile);
-  FailureOr<Value> element(Value tile, ValueRange idx);
-  Value globalElement(Value memref, ArrayRef<int64_t> tileShape,
-                      ValueRange blockIdx, ValueRange offsets,
-                      ValueRange bounds, Attribute padding, ValueRange idx,
-                      Type elementType);
-  void globalStore(Value memref, ArrayRef<int64_t> tileShape,
-                   ValueRange blockIdx, ValueRange offsets, ValueRange bounds,
-                   ValueRange idx, Value v, bool add);
-  Value sharedElementIndex(Ring &ring, Value slot, ValueRange idx);
-  Value sharedView(Ring &ring, Type elementType);
-  Value slotIndex(Ring &ring, ValueRange slotIdx);
-  Value allocBuffer(RankedTensorType type);
-  void forEachElement(ArrayRef<int64_t> shape,
-                      function_ref<LogicalResult(ValueRange)> body,
-                      LogicalResult &status);
-  void groupBarrier();
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value scalar(Value v) { return mapping.lookupOrNull(v); }
-  SmallVector<Value> lowered(ValueRange values) {
-    return llvm::map_to_vector(values, [&](Value v) { return scalar(v); });
-  }
-  LogicalResult fail(Operation *op, const Twine &msg) {
-    return op->emitOpError() << "cannot be lowered to NVGPU: " << msg;
-  }
-  Value electOne(); // i1: the first thread of the group
-
-  tile::KernelOp kernel;
-  OpBuilder &b;
-  Location loc;
-  gpu::GPUFuncOp func;
-
-  // Plans.
-  llvm::MapVector<Value, Ring> rings;
-  int64_t sharedBytes = 0;
   SmallVector<TensorMap> tensorMaps;
   DenseMap<Operation *, unsigned> copyMaps; // tile.copy -> tensorMaps index
-  // In program order: iteration order decides the staging layout, which
-  // must not depend on pointer values.
-  SetVector<Operation *> wgmmaDots;
+  SmallVector<Value> descriptors; // per tensor map, as !nvgpu.tensormap
   // (wgmma dot, operand) -> shared memory of the operand staged for it.
   DenseMap<std::pair<Operation *, unsigned>, int64_t> stagingOffset;
-  DenseSet<Value> accValues; // tiles held as wgmma accumulators
-  SmallVector<schedule::RoleOp> roles;
   bool usesWgmma = false;
-
-  // Emission state.
-  IRMapping mapping;
-  DenseMap<Value, TileRep> tiles;
-  DenseMap<Value, Value> mbarrierGroups;
-  DenseSet<Value> absent; // values of other roles
-  Group group;
-  StringRef currentRole;
-  Value tid, ringBase, workspace, workspaceBase;
-  SmallVector<Value> descriptors; // per tensor map, as !nvgpu.tensormap
-  int64_t workspaceBytes = 0;
-  bool simtSinceBarrier = false;
-  DenseSet<Operation *> consumed; // commit/wait folded into a wgmma
-  DenseSet<Operation *> ghosts;   // pure computations that only feed tags
 };
 
 //===----------------------------------------------------------------------===//
 // Planning
 //===----------------------------------------------------------------------===//
 
-Ring *KernelLowering::ringOf(Value buffer) {
-  auto it = rings.find(buffer);
-  return it == rings.end() ? nullptr : &it->second;
-}
-
-LogicalResult KernelLowering::planShared() {
+LogicalResult NVGPUTarget::planAsyncCopies(KernelLowering &k) {
   LogicalResult status = success();
-  kernel.walk([&](tile::AllocSharedOp alloc) {
-    Ring ring;
-    ring.type = alloc.getType();
-    if (!llvm::isa<IntegerType, FloatType>(ring.type.getElementType()))
-      status = fail(alloc, "shared buffers of this element type");
-    rings[alloc.getResult()] = ring;
-  });
-  // Slot dimensions come from the accesses (the verifier keeps them
-  // consistent).
-  auto noteSlots = [&](Value buffer, unsigned n) {
-    if (Ring *r = ringOf(buffer)) {
-      r->tile.assign(tile::slotTileShape(r->type, n).begin(),
-                     tile::slotTileShape(r->type, n).end());
-    }
-  };
-  kernel.walk([&](Operation *op) {
-    if (auto read = dyn_cast<tile::ReadOp>(op))
-      noteSlots(read.getBuffer(), read.getIndices().size());
-    else if (auto write = dyn_cast<tile::WriteOp>(op))
-      noteSlots(write.getBuffer(), write.getIndices().size());
-    else if (auto copy = dyn_cast<tile::CopyOp>(op))
-      noteSlots(copy.isGlobalToShared() ? copy.getDest() : copy.getSource(),
-                copy.isGlobalToShared() ? copy.getDestIndices().size()
-                                        : copy.getSourceIndices().size());
-  });
-  for (auto &[value, ring] : rings) {
-    if (ring.tile.empty()) // never sliced: one slot holding the whole buffer
-      ring.tile.assign(ring.type.getShape().begin(),
-                       ring.type.getShape().end());
-    int64_t rowBytes = ring.tile.back() * byteWidth(ring.type.getElementType());
-    ring.swizzled = ring.tile.size() == 2 && rowBytes % kSwizzleBytes == 0;
-    sharedBytes = llvm::alignTo(sharedBytes, kRingAlignment);
-    ring.offset = sharedBytes;
-    int64_t total = byteWidth(ring.type.getElementType());
-    for (int64_t d : ring.type.getShape())
-      total *= d;
-    sharedBytes += total;
-  }
-  return status;
-}
-
-LogicalResult KernelLowering::planTensorMaps() {
-  LogicalResult status = success();
+  tile::KernelOp kernel = k.kernel;
   unsigned numArgs = kernel.getNumArguments();
   kernel.walk([&](tile::CopyOp copy) {
     auto async = copy->getParentOfType<schedule::AsyncOp>();
     if (!async || async.getUnit() != schedule::AsyncUnit::tma)
       return;
     if (!copy.isGlobalToShared()) {
-      status = fail(copy, "TMA stores (shared to global) are not supported "
-                          "yet; copy without schedule.async tma");
+      status = k.fail(copy, "TMA stores (shared to global) are not supported "
+                            "yet; copy without schedule.async tma");
       return;
     }
     auto arg = dyn_cast<BlockArgument>(copy.getSource());
-    Ring *ring = ringOf(copy.getDest());
+    Ring *ring = k.ringOf(copy.getDest());
     if (!arg || arg.getOwner() != &kernel.getBody().front() || !ring) {
-      status = fail(copy, "a TMA copy must read a kernel operand into a "
-                          "tile.alloc_shared buffer");
+      status = k.fail(copy, "a TMA copy must read a kernel operand into a "
+                            "tile.alloc_shared buffer");
       return;
     }
     if (!ring->swizzled) {
-      status = fail(copy, "TMA copies need 2-D slots whose rows are a "
-                          "multiple of 128 bytes (128-byte swizzle)");
+      status = k.fail(copy, "TMA copies need 2-D slots whose rows are a "
+                            "multiple of 128 bytes (128-byte swizzle)");
       return;
     }
     if (!copy.getBounds().empty()) {
-      status = fail(copy, "TMA copies clip at the operand's size; `bounds` "
-                          "is not supported on them");
+      status = k.fail(copy, "TMA copies clip at the operand's size; `bounds` "
+                            "is not supported on them");
       return;
     }
     if (auto pad = llvm::dyn_cast_if_present<FloatAttr>(copy.getPaddingAttr());
         pad && !pad.getValue().isZero()) {
-      status = fail(copy, "TMA fills out-of-range elements with zero; the "
-                          "padding must be 0");
+      status = k.fail(copy, "TMA fills out-of-range elements with zero; the "
+                            "padding must be 0");
       return;
     }
     auto global = llvm::cast<MemRefType>(copy.getSource().getType());
     SmallVector<int64_t> box = tile::blockShape(ring->tile, global.getRank());
-    box.back() = std::min(box.back(), ring->panelWidth());
+    box.back() = std::min(box.back(), panelWidth(*ring));
     for (auto [i, m] : llvm::enumerate(tensorMaps))
       if (m.operand == arg.getArgNumber() && m.box == box) {
         copyMaps[copy] = i;
@@ -302,42 +169,20 @@ LogicalResult KernelLowering::planTensorMaps() {
   return status;
 }
 
-/// The value a role or async result stands for: what its region yields.
-static Value yieldedSource(Value v) {
-  while (auto res = dyn_cast<OpResult>(v)) {
-    Operation *owner = res.getOwner();
-    if (!isa<schedule::RoleOp, schedule::AsyncOp>(owner))
-      return v;
-    auto yield =
-        cast<schedule::YieldOp>(owner->getRegion(0).front().getTerminator());
-    v = yield.getValues()[res.getResultNumber()];
-  }
-  return v;
-}
-
-static bool isZeroSplat(Value v) {
-  DenseElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
-    return false;
-  if (auto f = dyn_cast<FloatAttr>(attr.getSplatValue<Attribute>()))
-    return f.getValue().isZero();
-  return false;
-}
-
 /// The TMA-filled, swizzled slot read that a wgmma operand can use in place,
 /// if any; otherwise the operand is staged into shared memory first.
-tile::ReadOp KernelLowering::inPlaceOperand(Value operand) {
+tile::ReadOp NVGPUTarget::inPlaceOperand(KernelLowering &k, Value operand) {
   auto read = operand.getDefiningOp<tile::ReadOp>();
   if (!read)
     return nullptr;
-  Ring *ring = ringOf(read.getBuffer());
+  Ring *ring = k.ringOf(read.getBuffer());
   bool filledByTma = llvm::any_of(copyMaps, [&](auto &entry) {
     return cast<tile::CopyOp>(entry.first).getDest() == read.getBuffer();
   });
   return ring && ring->swizzled && filledByTma ? read : nullptr;
 }
 
-std::string KernelLowering::whyNotWgmma(tile::DotOp dot) {
+std::string NVGPUTarget::whyNotMma(KernelLowering &k, tile::DotOp dot) {
   // A dot outside a wgmma region runs on wgmma synchronously (waited for at
   // once): the same refinement of its sequential meaning.
   auto async = dyn_cast<schedule::AsyncOp>(dot->getParentOp());
@@ -348,7 +193,7 @@ std::string KernelLowering::whyNotWgmma(tile::DotOp dot) {
   int64_t warpgroups = 1;
   if (role)
     warpgroups = role.getWarpgroups().size();
-  else if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
+  else if (auto launch = k.kernel->getAttrOfType<schedule::LaunchAttr>(
                schedule::ScheduleDialect::kLaunchAttrName))
     warpgroups = launch.getWarpgroups();
   if (warpgroups != 1)
@@ -376,599 +221,227 @@ std::string KernelLowering::whyNotWgmma(tile::DotOp dot) {
       return "its region is not followed by a commit and a wait";
     pending = wait.getPending();
   }
-  bool staged = !inPlaceOperand(dot.getLhs()) || !inPlaceOperand(dot.getRhs());
+  bool staged =
+      !inPlaceOperand(k, dot.getLhs()) || !inPlaceOperand(k, dot.getRhs());
   if (staged && pending != 0)
     return "an operand is staged (not read in place from a TMA-filled "
            "slot) while a group stays in flight";
   return "";
 }
 
-/// Finds the tiles that stay in wgmma accumulator registers: results of
-/// wgmma dots whose accumulator is zero or itself an accumulator, and loop
-/// values carried only between such dots (a greatest fixpoint).
-void KernelLowering::planAccumulators() {
-  kernel.walk([&](tile::DotOp dot) {
-    if (whyNotWgmma(dot).empty())
-      wgmmaDots.insert(dot);
-  });
-  SmallVector<BlockArgument> carried;
-  kernel.walk([&](scf::ForOp loop) {
-    for (BlockArgument arg : loop.getRegionIterArgs())
-      if (isa<RankedTensorType>(arg.getType()))
-        carried.push_back(arg);
-  });
-  DenseSet<Value> candidates;
-  for (Operation *dot : wgmmaDots)
-    candidates.insert(dot->getResult(0));
-  for (BlockArgument arg : carried)
-    candidates.insert(arg);
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (Operation *dot : wgmmaDots) {
-      Value result = dot->getResult(0);
-      if (!candidates.contains(result))
+/// Shared memory for operands staged for wgmma, after the rings.
+void NVGPUTarget::planSharedExtras(KernelLowering &k) {
+  for (Operation *op : k.mmaDots) {
+    for (unsigned i : {0u, 1u}) {
+      Value operand = op->getOperand(i);
+      if (inPlaceOperand(k, operand))
         continue;
-      Value acc = cast<tile::DotOp>(dot).getAcc();
-      if (!isZeroSplat(acc) && !candidates.contains(yieldedSource(acc))) {
-        candidates.erase(result);
-        changed = true;
-      }
-    }
-    for (BlockArgument arg : carried) {
-      if (!candidates.contains(arg))
-        continue;
-      auto loop = cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      unsigned i = arg.getArgNumber() - 1;
-      Value init = loop.getInitArgs()[i];
-      Value next = yieldedSource(loop.getYieldedValues()[i]);
-      if ((!isZeroSplat(init) && !candidates.contains(yieldedSource(init))) ||
-          !candidates.contains(next)) {
-        candidates.erase(arg);
-        changed = true;
-      }
+      auto type = cast<RankedTensorType>(operand.getType());
+      k.sharedBytes = llvm::alignTo(k.sharedBytes, kRingAlignment);
+      stagingOffset[{op, i}] = k.sharedBytes;
+      k.sharedBytes += type.getNumElements() * byteWidth(type.getElementType());
     }
   }
-  // Dots outside an accumulator chain start from zero and add their
-  // accumulator afterwards; only chains keep results in registers.
-  for (Operation *dot : wgmmaDots)
-    if (isZeroSplat(cast<tile::DotOp>(dot).getAcc()))
-      candidates.insert(dot->getResult(0));
-  accValues = std::move(candidates);
 }
 
 //===----------------------------------------------------------------------===//
-// Emission helpers
+// The kernel function
 //===----------------------------------------------------------------------===//
 
-void KernelLowering::groupBarrier() {
-  simtSinceBarrier = false;
-  if (group.wholeCTA) {
-    gpu::BarrierOp::create(b, loc);
+nvgpu::TensorMapDescriptorType
+NVGPUTarget::mapType(MLIRContext *ctx, ArrayRef<int64_t> box, Type element) {
+  auto space3 = IntegerAttr::get(IntegerType::get(ctx, 64), 3);
+  return nvgpu::TensorMapDescriptorType::get(
+      ctx, MemRefType::get(box, element, MemRefLayoutAttrInterface(), space3),
+      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+      nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+}
+
+// Tensor maps arrive as pointers (the runner's CUtensorMap in device
+// memory): the GPU-to-NVVM signature conversion does not know nvgpu types.
+void NVGPUTarget::addArguments(KernelLowering &k,
+                               SmallVectorImpl<Type> &types) {
+  for (size_t i = 0; i < tensorMaps.size(); ++i)
+    types.push_back(LLVM::LLVMPointerType::get(k.b.getContext()));
+}
+
+void NVGPUTarget::annotate(KernelLowering &k, gpu::GPUFuncOp func, bool done) {
+  OpBuilder &b = k.b;
+  if (!done) {
+    // One CTA per multiprocessor at least (.minnctapersm): with the thread
+    // count, ptxas then knows the register count at entry, which setmaxnreg
+    // needs.
+    func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
     return;
   }
-  Value id = arith::ConstantIntOp::create(b, loc, group.barrierId, 32);
-  Value n = arith::ConstantIntOp::create(b, loc, group.size, 32);
-  NVVM::BarrierOp::create(b, loc, TypeRange{}, id, n,
+  SmallVector<Attribute> maps;
+  for (TensorMap &m : tensorMaps)
+    maps.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("operand", b.getI64IntegerAttr(m.operand)),
+        b.getNamedAttr("box", b.getDenseI64ArrayAttr(m.box)),
+        b.getNamedAttr("swizzle", b.getI64IntegerAttr(kSwizzleBytes)),
+    }));
+  func->setAttr("tiletag.tensor_maps", b.getArrayAttr(maps));
+  func->setAttr("tiletag.wgmma", b.getBoolAttr(usesWgmma));
+}
+
+void NVGPUTarget::prologue(KernelLowering &k) {
+  for (TensorMap &m : tensorMaps)
+    descriptors.push_back(
+        UnrealizedConversionCastOp::create(
+            k.b, k.loc, mapType(k.b.getContext(), m.box, m.element),
+            k.func.getArgument(m.argument))
+            .getResult(0));
+}
+
+LogicalResult NVGPUTarget::enterRole(KernelLowering &k, schedule::RoleOp role) {
+  if (auto regs = role.getRegs()) {
+    auto action = *regs <= 128 ? NVVM::SetMaxRegisterAction::decrease
+                               : NVVM::SetMaxRegisterAction::increase;
+    NVVM::SetMaxRegisterOp::create(
+        k.b, k.loc, k.b.getI32IntegerAttr(*regs),
+        NVVM::SetMaxRegisterActionAttr::get(k.b.getContext(), action));
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory and synchronization
+//===----------------------------------------------------------------------===//
+
+/// Swizzled slots hold 128-byte column panels one after the other, each
+/// row's 16-byte chunks XORed with the row index mod 8.
+Value NVGPUTarget::swizzledByte(KernelLowering &k, const Ring &ring,
+                                ValueRange index) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  int64_t width = byteWidth(ring.type.getElementType());
+  int64_t pw = panelWidth(ring), rows = ring.tile[0];
+  Value panel = arith::DivUIOp::create(b, loc, index[1], k.idx(pw));
+  Value col = arith::RemUIOp::create(b, loc, index[1], k.idx(pw));
+  Value off = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, index[0], k.idx(kSwizzleBytes)),
+      arith::MulIOp::create(b, loc, col, k.idx(width)));
+  // The layout::swizzle128B function, in IR.
+  Value row8 = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, off, k.idx(128)), k.idx(8));
+  Value swz = arith::XOrIOp::create(
+      b, loc, off, arith::MulIOp::create(b, loc, row8, k.idx(16)));
+  return arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, panel, k.idx(rows * kSwizzleBytes)), swz);
+}
+
+/// A named barrier (bar.sync id, threads) per role.
+void NVGPUTarget::partialBarrier(KernelLowering &k, const Group &group) {
+  Value id = arith::ConstantIntOp::create(k.b, k.loc, group.barrierId, 32);
+  Value n = arith::ConstantIntOp::create(k.b, k.loc, group.size, 32);
+  NVVM::BarrierOp::create(k.b, k.loc, TypeRange{}, id, n,
                           NVVM::BarrierReductionAttr(), Value());
 }
 
-Value KernelLowering::electOne() {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                               idx(group.first));
+void NVGPUTarget::proxyFence(KernelLowering &k) {
+  MLIRContext *ctx = k.b.getContext();
+  NVVM::FenceProxyOp::create(
+      k.b, k.loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
 }
 
-void KernelLowering::forEachElement(
-    ArrayRef<int64_t> shape, function_ref<LogicalResult(ValueRange)> body,
-    LogicalResult &status) {
-  int64_t numel = 1;
-  for (int64_t d : shape)
-    numel *= d;
-  Value start = arith::SubIOp::create(b, loc, tid, idx(group.first));
-  auto loop = scf::ForOp::create(b, loc, start, idx(numel), idx(group.size));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value rest = loop.getInductionVar();
-  SmallVector<Value> index(shape.size());
-  for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    if (d == 0) {
-      index[d] = rest;
-      break;
-    }
-    index[d] = arith::RemUIOp::create(b, loc, rest, idx(shape[d]));
-    rest = arith::DivUIOp::create(b, loc, rest, idx(shape[d]));
-  }
-  if (failed(body(index)))
-    status = failure();
-  simtSinceBarrier = true;
-}
-
-Value KernelLowering::allocBuffer(RankedTensorType type) {
-  int64_t bytes = byteWidth(type.getElementType()) * type.getNumElements();
-  int64_t offset = workspaceBytes;
-  workspaceBytes += llvm::alignTo(bytes, 16);
-  Value shift = arith::AddIOp::create(b, loc, workspaceBase, idx(offset));
-  auto viewType = MemRefType::get(type.getShape(), type.getElementType());
-  return memref::ViewOp::create(b, loc, viewType, workspace, shift,
-                                ValueRange{});
-}
-
-Value KernelLowering::sharedView(Ring &ring, Type elementType) {
-  int64_t total = byteWidth(elementType);
-  for (int64_t d : ring.type.getShape())
-    total *= d;
+FailureOr<Value> NVGPUTarget::createBarriers(KernelLowering &k,
+                                             schedule::MBarrierInitOp init) {
+  OpBuilder &b = k.b;
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  auto viewType = MemRefType::get({total / byteWidth(elementType)}, elementType,
-                                  MemRefLayoutAttrInterface(), space);
-  Value shift = arith::AddIOp::create(b, loc, ringBase, idx(ring.offset));
-  Value dyn = gpu::DynamicSharedMemoryOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                      MemRefLayoutAttrInterface(), space));
-  return memref::ViewOp::create(b, loc, viewType, dyn, shift, ValueRange{});
-}
-
-Value KernelLowering::slotIndex(Ring &ring, ValueRange slotIdx) {
-  Value linear = idx(0);
-  for (auto [d, s] : llvm::enumerate(slotIdx)) {
-    linear =
-        arith::MulIOp::create(b, loc, linear, idx(ring.type.getDimSize(d)));
-    linear = arith::AddIOp::create(b, loc, linear, s);
-  }
-  return linear;
-}
-
-/// Element index (in elements of the ring's type) of tile element `idx` in
-/// slot `slot`: swizzled slots hold 128-byte column panels one after the
-/// other, each row's 16-byte chunks XORed with the row index mod 8.
-Value KernelLowering::sharedElementIndex(Ring &ring, Value slot,
-                                         ValueRange index) {
-  int64_t width = byteWidth(ring.type.getElementType());
-  Value base = arith::MulIOp::create(b, loc, slot, idx(ring.slotBytes()));
-  Value byte;
-  if (ring.swizzled) {
-    int64_t pw = ring.panelWidth(), rows = ring.tile[0];
-    Value panel = arith::DivUIOp::create(b, loc, index[1], idx(pw));
-    Value col = arith::RemUIOp::create(b, loc, index[1], idx(pw));
-    Value off = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, index[0], idx(kSwizzleBytes)),
-        arith::MulIOp::create(b, loc, col, idx(width)));
-    // The layout::swizzle128B function, in IR.
-    Value row8 = arith::RemUIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, off, idx(128)), idx(8));
-    Value swz = arith::XOrIOp::create(
-        b, loc, off, arith::MulIOp::create(b, loc, row8, idx(16)));
-    byte = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, panel, idx(rows * kSwizzleBytes)),
-        swz);
-  } else {
-    Value linear = idx(0);
-    for (auto [d, i] : llvm::enumerate(index)) {
-      linear = arith::MulIOp::create(b, loc, linear, idx(ring.tile[d]));
-      linear = arith::AddIOp::create(b, loc, linear, i);
-    }
-    byte = arith::MulIOp::create(b, loc, linear, idx(width));
-  }
-  Value total = arith::AddIOp::create(b, loc, base, byte);
-  return arith::DivUIOp::create(b, loc, total, idx(width));
-}
-
-/// Position `d` of tile element `idx` in the global memref, per the tile
-/// dialect's block addressing; and whether the element is in range.
-static SmallVector<Value> globalPosition(OpBuilder &b, Location loc,
-                                         Value memref,
-                                         ArrayRef<int64_t> tileShape,
-                                         ValueRange blockIdx,
-                                         ValueRange offsets, ValueRange idx) {
-  auto type = cast<MemRefType>(memref.getType());
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> block = tile::blockShape(tileShape, rank);
-  int64_t lead = rank - tileShape.size();
-  SmallVector<Value> pos;
-  for (int64_t d = 0; d < rank; ++d) {
-    Value p = arith::MulIOp::create(
-        b, loc, blockIdx[d], arith::ConstantIndexOp::create(b, loc, block[d]));
-    if (!offsets.empty())
-      p = arith::AddIOp::create(b, loc, p, offsets[d]);
-    if (d >= lead)
-      p = arith::AddIOp::create(b, loc, p, idx[d - lead]);
-    pos.push_back(p);
-  }
-  return pos;
-}
-
-static Value inRange(OpBuilder &b, Location loc, Value memref,
-                     ArrayRef<Value> pos, ValueRange bounds) {
-  Value ok;
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  for (auto [d, p] : llvm::enumerate(pos)) {
-    Value bound = bounds.empty()
-                      ? memref::DimOp::create(b, loc, memref, d).getResult()
-                      : bounds[d];
-    Value c = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, p, zero),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, p, bound));
-    ok = ok ? arith::AndIOp::create(b, loc, ok, c).getResult() : c;
-  }
-  return ok;
-}
-
-Value KernelLowering::globalElement(Value memref, ArrayRef<int64_t> tileShape,
-                                    ValueRange blockIdx, ValueRange offsets,
-                                    ValueRange bounds, Attribute padding,
-                                    ValueRange index, Type elementType) {
-  SmallVector<Value> pos =
-      globalPosition(b, loc, memref, tileShape, blockIdx, offsets, index);
-  if (!padding) // unchecked: the tag checker proved it in range
-    return memref::LoadOp::create(b, loc, memref, pos);
-  Value ok = inRange(b, loc, memref, pos, bounds);
-  auto branch = scf::IfOp::create(b, loc, TypeRange{elementType}, ok,
-                                  /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    Value v = memref::LoadOp::create(b, loc, memref, pos);
-    scf::YieldOp::create(b, loc, v);
-    b.setInsertionPointToStart(branch.elseBlock());
-    Value pad = arith::ConstantOp::create(b, loc, cast<TypedAttr>(padding));
-    scf::YieldOp::create(b, loc, pad);
-  }
-  return branch.getResult(0);
-}
-
-void KernelLowering::globalStore(Value memref, ArrayRef<int64_t> tileShape,
-                                 ValueRange blockIdx, ValueRange offsets,
-                                 ValueRange bounds, ValueRange index, Value v,
-                                 bool add) {
-  SmallVector<Value> pos =
-      globalPosition(b, loc, memref, tileShape, blockIdx, offsets, index);
-  Value ok = inRange(b, loc, memref, pos, bounds);
-  auto branch = scf::IfOp::create(b, loc, ok);
-  OpBuilder::InsertionGuard guard(b);
+  auto type = cast<schedule::MBarrierType>(init.getType());
+  auto groupType =
+      nvgpu::MBarrierGroupType::get(b.getContext(), space, type.getSize());
+  Value barriers = nvgpu::MBarrierCreateOp::create(b, k.loc, groupType);
+  auto branch = scf::IfOp::create(b, k.loc, k.electOne());
+  OpBuilder::InsertionGuard inner(b);
   b.setInsertionPointToStart(branch.thenBlock());
-  if (add)
-    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf, v, memref,
-                                pos);
-  else
-    memref::StoreOp::create(b, loc, v, memref, pos);
+  for (int64_t i = 0; i < type.getSize(); ++i)
+    nvgpu::MBarrierInitOp::create(b, k.loc, barriers, k.idx(init.getCount()),
+                                  k.idx(i), Value());
+  return barriers;
 }
 
-//===----------------------------------------------------------------------===//
-// Tiles: elements, materialization
-//===----------------------------------------------------------------------===//
-
-static bool isElementwise(Operation *op) {
-  if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
-      isa<arith::ConstantOp>(op) || op->getNumResults() != 1)
-    return false;
-  return isa<RankedTensorType>(op->getResult(0).getType());
-}
-
-/// Acc tiles that a lazy tile reads must be in memory before a consumer walks
-/// its elements.
-LogicalResult KernelLowering::prepare(Value tile) {
-  auto it = tiles.find(tile);
-  if (it == tiles.end())
+LogicalResult NVGPUTarget::emitBarrierOp(KernelLowering &k, Operation *op,
+                                         Value barriers) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  if (auto wait = dyn_cast<schedule::MBarrierWaitOp>(op)) {
+    Value parity = k.scalar(wait.getParity());
+    if (parity.getType().isIndex())
+      parity = arith::IndexCastOp::create(b, loc, b.getI64Type(), parity);
+    parity = arith::TruncIOp::create(b, loc, b.getI1Type(), parity);
+    // Ticks bound one try before it retries (the loop waits as long as needed).
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, barriers, parity,
+                                           k.idx(10000000),
+                                           k.scalar(wait.getIndex()));
     return success();
-  if (it->second.kind == TileRep::Acc)
-    return materialize(tile);
-  if (it->second.kind != TileRep::Lazy)
+  }
+  if (auto arrive = dyn_cast<schedule::MBarrierArriveOp>(op)) {
+    nvgpu::MBarrierArriveOp::create(
+        b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), barriers,
+        k.scalar(arrive.getIndex()));
     return success();
-  for (Value operand : it->second.op->getOperands())
-    if (isa<RankedTensorType>(operand.getType()) && failed(prepare(operand)))
-      return failure();
+  }
+  auto expect = cast<schedule::MBarrierArriveExpectTxOp>(op);
+  nvgpu::MBarrierArriveExpectTxOp::create(b, loc, barriers,
+                                          k.idx(expect.getBytes()),
+                                          k.scalar(expect.getIndex()), Value());
   return success();
 }
 
-FailureOr<Value> KernelLowering::element(Value tile, ValueRange index) {
-  auto it = tiles.find(tile);
-  if (it == tiles.end()) {
-    if (absent.contains(tile))
-      return emitError(tile.getLoc())
-             << "cannot be lowered to NVGPU: a tile of another warp role is "
-                "used here";
-    return emitError(tile.getLoc()) << "cannot be lowered to NVGPU: no "
-                                       "lowering for the tile defined here";
-  }
-  TileRep rep = it->second;
-  switch (rep.kind) {
-  case TileRep::Buffer:
-    return memref::LoadOp::create(b, loc, rep.value, index).getResult();
-  case TileRep::Shared: {
-    Type et = rep.ring->type.getElementType();
-    Value view = sharedView(*rep.ring, et);
-    Value i = sharedElementIndex(*rep.ring, rep.value, index);
-    return memref::LoadOp::create(b, loc, view, i).getResult();
-  }
-  case TileRep::Acc:
-    return emitError(tile.getLoc()) << "internal: accumulator not prepared";
-  case TileRep::Lazy:
-    break;
-  }
-  Operation *op = rep.op;
-  Type et = cast<RankedTensorType>(tile.getType()).getElementType();
-  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
-    auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-    if (!dense || !dense.isSplat())
-      return fail(op, "only splat tile constants are supported");
-    return arith::ConstantOp::create(
-               b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()))
-        .getResult();
-  }
-  if (auto splat = dyn_cast<tensor::SplatOp>(op))
-    return scalar(splat.getInput());
-  if (auto iota = dyn_cast<tile::IotaOp>(op)) {
-    Value i = index[iota.getDim()];
-    if (et.isIndex())
-      return i;
-    return arith::IndexCastOp::create(b, loc, et, i).getResult();
-  }
-  if (auto bcast = dyn_cast<tile::BroadcastOp>(op)) {
-    SmallVector<Value> in;
-    for (auto [d, i] : llvm::enumerate(index))
-      if (!llvm::is_contained(bcast.getDims(), (int64_t)d))
-        in.push_back(i);
-    return element(bcast.getInput(), in);
-  }
-  if (auto tr = dyn_cast<tile::TransposeOp>(op)) {
-    SmallVector<Value> in(index.size());
-    for (auto [k, p] : llvm::enumerate(tr.getPerm()))
-      in[p] = index[k];
-    return element(tr.getInput(), in);
-  }
-  if (isElementwise(op)) {
-    OperationState state(loc, op->getName());
-    for (Value operand : op->getOperands()) {
-      if (isa<RankedTensorType>(operand.getType())) {
-        FailureOr<Value> e = element(operand, index);
-        if (failed(e))
-          return failure();
-        state.addOperands(*e);
-      } else {
-        Value s = scalar(operand);
-        if (!s)
-          return fail(op, "an operand has no lowering");
-        state.addOperands(s);
-      }
-    }
-    state.addTypes(et);
-    state.addAttributes(op->getAttrs());
-    return b.create(state)->getResult(0);
-  }
-  return fail(op, "no element-wise lowering for this op");
-}
-
-/// Stores a wgmma accumulator into a workspace buffer of its shape.
-void KernelLowering::storeAccumulator(Value acc, RankedTensorType type,
-                                      Value buffer) {
-  forEachAccumulatorElement(acc, type, [&](Value v, Value row, Value col) {
-    memref::StoreOp::create(b, loc, v, buffer, ValueRange{row, col});
-  });
-}
-
-/// Calls `body` with each register of a wgmma accumulator held by the
-/// group's warpgroup and its (row, column) in the tile. (The upstream
-/// nvgpu.warpgroup.mma.store derives rows from the CTA-wide thread id, which
-/// is wrong for any warpgroup but the first.) Thread t of the warpgroup holds,
-/// in register r of each 64-row block, the element the layout library gives:
-/// it is the sum of a part that depends on t alone and one that depends on r
-/// alone (checked in LayoutsTest), so only the first is computed at run time.
-void KernelLowering::forEachAccumulatorElement(
-    Value acc, RankedTensorType type,
-    function_ref<void(Value v, Value row, Value col)> body) {
-  MLIRContext *ctx = b.getContext();
-  int64_t m = type.getDimSize(0), n = type.getDimSize(1);
-  int64_t regs = layout::wgmmaAccumulatorRegisters(n);
-  Type f32 = b.getF32Type();
-  auto inner =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(regs, f32));
-  auto outer =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(m / 64, inner));
-  Value st =
-      UnrealizedConversionCastOp::create(b, loc, outer, acc).getResult(0);
-  Value t = arith::SubIOp::create(b, loc, tid, idx(group.first));
-  Value warp = arith::DivUIOp::create(b, loc, t, idx(32));
-  Value lane = arith::RemUIOp::create(b, loc, t, idx(32));
-  Value rowBase = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, warp, idx(16)),
-      arith::DivUIOp::create(b, loc, lane, idx(4)));
-  Value colBase = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, lane, idx(4)), idx(2));
-  for (int64_t i = 0; i < m / 64; ++i) {
-    Value block = LLVM::ExtractValueOp::create(b, loc, st, i);
-    for (int64_t r = 0; r < regs; ++r) {
-      layout::Coord off = layout::wgmmaAccumulatorElement(0, r);
-      Value v = LLVM::ExtractValueOp::create(b, loc, block, r);
-      Value row = arith::AddIOp::create(b, loc, rowBase, idx(64 * i + off.row));
-      Value col = arith::AddIOp::create(b, loc, colBase, idx(off.col));
-      body(v, row, col);
-    }
-  }
-  simtSinceBarrier = true;
-}
-
-LogicalResult KernelLowering::materialize(Value tile) {
-  auto type = cast<RankedTensorType>(tile.getType());
-  TileRep rep = tiles.lookup(tile);
-  if (rep.kind == TileRep::Buffer)
-    return success();
-  if (rep.kind == TileRep::Acc) {
-    Value buffer = allocBuffer(type);
-    storeAccumulator(rep.value, type, buffer);
-    groupBarrier();
-    tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
-    return success();
-  }
-  Value buffer = allocBuffer(type);
-  LogicalResult status = fillBuffer(buffer, tile);
-  groupBarrier();
-  tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
-  return status;
-}
-
-/// The group writes every element of `tile` into `buffer` (no barrier).
-LogicalResult KernelLowering::fillBuffer(Value buffer, Value tile) {
-  if (failed(prepare(tile)))
-    return failure();
-  LogicalResult status = success();
-  forEachElement(
-      cast<RankedTensorType>(tile.getType()).getShape(),
-      [&](ValueRange index) -> LogicalResult {
-        FailureOr<Value> e = element(tile, index);
-        if (failed(e))
-          return failure();
-        memref::StoreOp::create(b, loc, *e, buffer, index);
-        return success();
-      },
-      status);
-  return status;
-}
-
-//===----------------------------------------------------------------------===//
-// Operations
-//===----------------------------------------------------------------------===//
-
-LogicalResult KernelLowering::emitBlock(Block &block) {
-  for (Operation &op : block.without_terminator())
-    if (!consumed.contains(&op) && failed(emitOp(&op)))
-      return failure();
+LogicalResult NVGPUTarget::emitWaitGroup(KernelLowering &k,
+                                         schedule::WaitGroupOp wait) {
+  if (wait.getUnit() == schedule::AsyncUnit::wgmma && !k.mmaDots.empty())
+    NVVM::WgmmaWaitGroupSyncOp::create(
+        k.b, k.loc, k.b.getI64IntegerAttr(wait.getPending()));
   return success();
 }
 
-LogicalResult KernelLowering::emitStore(tile::StoreOp op) {
-  auto type = cast<RankedTensorType>(op.getValue().getType());
-  SmallVector<Value> blockIdx = lowered(op.getIndices());
-  SmallVector<Value> offsets = lowered(op.getOffsets());
-  SmallVector<Value> bounds = lowered(op.getBounds());
-  Value dest = scalar(op.getDest());
-  bool add = op.getCombine().has_value();
-  // A wgmma accumulator goes straight from its registers to memory.
-  if (auto it = tiles.find(op.getValue());
-      it != tiles.end() && it->second.kind == TileRep::Acc) {
-    Type et = cast<MemRefType>(dest.getType()).getElementType();
-    forEachAccumulatorElement(
-        it->second.value, type, [&](Value v, Value row, Value col) {
-          if (et != v.getType() && isa<FloatType>(et))
-            v = arith::TruncFOp::create(b, loc, et, v);
-          globalStore(dest, type.getShape(), blockIdx, offsets, bounds,
-                      ValueRange{row, col}, v, add);
-        });
-    return success();
-  }
-  if (failed(prepare(op.getValue())))
-    return failure();
-  LogicalResult status = success();
-  forEachElement(
-      type.getShape(),
-      [&](ValueRange index) -> LogicalResult {
-        FailureOr<Value> e = element(op.getValue(), index);
-        if (failed(e))
-          return failure();
-        globalStore(dest, type.getShape(), blockIdx, offsets, bounds, index, *e,
-                    add);
-        return success();
-      },
-      status);
-  return status;
-}
+//===----------------------------------------------------------------------===//
+// TMA and wgmma
+//===----------------------------------------------------------------------===//
 
-/// A synchronous copy between global memory and a shared slot.
-LogicalResult KernelLowering::emitCopy(tile::CopyOp op) {
-  bool toShared = op.isGlobalToShared();
-  Ring *ring = ringOf(toShared ? op.getDest() : op.getSource());
-  if (!ring)
-    return fail(op, "the shared side must be a tile.alloc_shared buffer");
-  Value global = scalar(toShared ? op.getSource() : op.getDest());
-  SmallVector<Value> blockIdx =
-      lowered(toShared ? op.getSourceIndices() : op.getDestIndices());
-  SmallVector<Value> slotIdx =
-      lowered(toShared ? op.getDestIndices() : op.getSourceIndices());
-  SmallVector<Value> offsets = lowered(op.getOffsets());
-  SmallVector<Value> bounds = lowered(op.getBounds());
-  Type et = ring->type.getElementType();
-  Value slot = slotIndex(*ring, slotIdx);
-  LogicalResult status = success();
-  forEachElement(
-      ring->tile,
-      [&](ValueRange index) -> LogicalResult {
-        Value view = sharedView(*ring, et);
-        Value at = sharedElementIndex(*ring, slot, index);
-        if (toShared) {
-          Value v = globalElement(global, ring->tile, blockIdx, offsets, bounds,
-                                  op.getPaddingAttr(), index, et);
-          memref::StoreOp::create(b, loc, v, view, at);
-        } else {
-          Value v = memref::LoadOp::create(b, loc, view, at);
-          globalStore(global, ring->tile, blockIdx, offsets, bounds, index, v,
-                      false);
-        }
-        return success();
-      },
-      status);
-  return status;
-}
-
-LogicalResult KernelLowering::emitWrite(tile::WriteOp op) {
-  Ring *ring = ringOf(op.getBuffer());
-  if (!ring)
-    return fail(op, "the buffer must be a tile.alloc_shared buffer");
-  if (failed(prepare(op.getValue())))
-    return failure();
-  SmallVector<Value> slotIdx = lowered(op.getIndices());
-  Value slot = slotIndex(*ring, slotIdx);
-  LogicalResult status = success();
-  forEachElement(
-      ring->tile,
-      [&](ValueRange index) -> LogicalResult {
-        FailureOr<Value> e = element(op.getValue(), index);
-        if (failed(e))
-          return failure();
-        Value view = sharedView(*ring, ring->type.getElementType());
-        memref::StoreOp::create(b, loc, *e, view,
-                                sharedElementIndex(*ring, slot, index));
-        return success();
-      },
-      status);
-  return status;
-}
-
-LogicalResult KernelLowering::emitTmaCopy(tile::CopyOp copy, Value barriers,
-                                          Value barrierIndex) {
+LogicalResult NVGPUTarget::emitAsyncCopy(KernelLowering &k, tile::CopyOp copy,
+                                         Value barriers, Value barrierIndex) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
   TensorMap &map = tensorMaps[copyMaps.lookup(copy)];
-  Ring *ring = ringOf(copy.getDest());
+  Ring *ring = k.ringOf(copy.getDest());
   auto global = cast<MemRefType>(copy.getSource().getType());
-  SmallVector<Value> blockIdx = lowered(copy.getSourceIndices());
-  SmallVector<Value> slotIdx = lowered(copy.getDestIndices());
-  SmallVector<Value> offsets = lowered(copy.getOffsets());
-  SmallVector<Value> zeros(ring->tile.size(), idx(0));
+  SmallVector<Value> blockIdx = k.lowered(copy.getSourceIndices());
+  SmallVector<Value> slotIdx = k.lowered(copy.getDestIndices());
+  SmallVector<Value> offsets = k.lowered(copy.getOffsets());
+  SmallVector<Value> zeros(ring->tile.size(), k.idx(0));
   SmallVector<Value> origin = globalPosition(
       b, loc, copy.getSource(), ring->tile, blockIdx, offsets, zeros);
-  Value slot = slotIndex(*ring, slotIdx);
+  Value slot = k.slotIndex(*ring, slotIdx);
   Value descriptor = descriptors[copyMaps.lookup(copy)];
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  int64_t pw = ring->panelWidth(), rows = ring->tile[0];
+  int64_t pw = panelWidth(*ring), rows = ring->tile[0];
   int64_t panels = ring->tile[1] / pw;
-  Value dyn = gpu::DynamicSharedMemoryOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                      MemRefLayoutAttrInterface(), space));
+  Value dyn = k.dynamicShared();
   for (int64_t p = 0; p < panels; ++p) {
     // Coordinates are innermost first.
     SmallVector<Value> coords;
     for (int64_t d = global.getRank() - 1; d >= 0; --d) {
       Value c = origin[d];
       if (d == global.getRank() - 1 && p)
-        c = arith::AddIOp::create(b, loc, c, idx(p * pw));
+        c = arith::AddIOp::create(b, loc, c, k.idx(p * pw));
       coords.push_back(c);
     }
     Value byte = arith::AddIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, ringBase, idx(ring->offset)),
+        b, loc, arith::AddIOp::create(b, loc, k.ringBase, k.idx(ring->offset)),
         arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, slot, idx(ring->slotBytes())),
-            idx(p * rows * kSwizzleBytes)));
+            b, loc,
+            arith::MulIOp::create(b, loc, slot, k.idx(ring->slotBytes())),
+            k.idx(p * rows * kSwizzleBytes)));
     auto dstType = MemRefType::get(map.box, map.element,
                                    MemRefLayoutAttrInterface(), space);
     Value dst =
@@ -979,69 +452,29 @@ LogicalResult KernelLowering::emitTmaCopy(tile::CopyOp copy, Value barriers,
   return success();
 }
 
-LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
-                                        schedule::AsyncOp async) {
-  MLIRContext *ctx = b.getContext();
-  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto space3 = IntegerAttr::get(b.getI64Type(), 3);
-  auto dynamicShared = [&]() -> Value {
-    return gpu::DynamicSharedMemoryOp::create(
-        b, loc,
-        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                        MemRefLayoutAttrInterface(), space));
-  };
-  // A wgmma descriptor for the tile at `byte` (from the aligned base). Only
-  // the swizzle of the tensor-map type matters to it; the value is any of
-  // the kernel's tensor maps.
-  auto descriptor = [&](Value byte, ArrayRef<int64_t> shape, Type et) -> Value {
-    auto tileType =
-        MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space);
-    Value view = memref::ViewOp::create(b, loc, tileType, dynamicShared(), byte,
-                                        ValueRange{});
-    // The map's box is one 128-byte panel wide.
-    SmallVector<int64_t> box = {shape[0], kSwizzleBytes / byteWidth(et)};
-    auto mapType = nvgpu::TensorMapDescriptorType::get(
-        ctx, MemRefType::get(box, et, MemRefLayoutAttrInterface(), space3),
-        nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
-        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
-        nvgpu::TensorMapOOBKind::OOB_ZERO,
-        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    Value ptr =
-        tensorMaps.empty()
-            ? LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(ctx))
-                  .getResult()
-            : func.getArgument(tensorMaps.front().argument);
-    Value map =
-        UnrealizedConversionCastOp::create(b, loc, mapType, ptr).getResult(0);
-    auto descType = nvgpu::WarpgroupMatrixDescriptorType::get(
-        ctx, MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space3));
-    return nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descType, view,
-                                                        map);
-  };
-  auto slotByte = [&](tile::ReadOp read) -> Value {
-    Ring *ring = ringOf(read.getBuffer());
-    SmallVector<Value> slotIdx = lowered(read.getIndices());
-    Value slot = slotIndex(*ring, slotIdx);
-    return arith::AddIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, ringBase, idx(ring->offset)),
-        arith::MulIOp::create(b, loc, slot, idx(ring->slotBytes())));
-  };
-
-  // Each operand: its slot in place, or staged by the group (swizzled like a
-  // TMA slot), with the writes made visible to the async proxy wgmma reads
-  // through.
+/// Each operand: its slot in place, or staged by the group (swizzled like a
+/// TMA slot), with the writes made visible to the async proxy wgmma reads
+/// through. Returns the byte (from the aligned base) where each operand's
+/// tile starts.
+FailureOr<SmallVector<Value>>
+NVGPUTarget::prepareMmaOperands(KernelLowering &k, tile::DotOp dot) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   bool anyStaged = false;
-  // The byte (from the aligned base) where operand i's tile starts.
   auto operandBase = [&](unsigned i) -> FailureOr<Value> {
     Value operand = dot->getOperand(i);
     auto type = cast<RankedTensorType>(operand.getType());
     Type et = type.getElementType();
-    if (tile::ReadOp read = inPlaceOperand(operand))
-      return slotByte(read);
-    if (failed(prepare(operand)))
+    if (tile::ReadOp read = inPlaceOperand(k, operand)) {
+      Ring *ring = k.ringOf(read.getBuffer());
+      return k.slotByte(*ring, k.slotIndex(*ring, k.lowered(read.getIndices())));
+    }
+    if (failed(k.prepare(operand)))
       return failure();
-    Value base = arith::AddIOp::create(b, loc, ringBase,
-                                       idx(stagingOffset.lookup({dot, i})));
+    Value base = arith::AddIOp::create(b, loc, k.ringBase,
+                                       k.idx(stagingOffset.lookup({dot, i})));
     Ring staged;
     staged.type = MemRefType::get(type.getShape(), et);
     staged.tile.assign(type.getShape().begin(), type.getShape().end());
@@ -1049,16 +482,16 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
     auto viewType = MemRefType::get({type.getNumElements()}, et,
                                     MemRefLayoutAttrInterface(), space);
     LogicalResult status = success();
-    forEachElement(
+    k.forEachElement(
         type.getShape(),
         [&](ValueRange index) -> LogicalResult {
-          FailureOr<Value> e = element(operand, index);
+          FailureOr<Value> e = k.element(operand, index);
           if (failed(e))
             return failure();
-          Value view = memref::ViewOp::create(b, loc, viewType, dynamicShared(),
-                                              base, ValueRange{});
+          Value view = memref::ViewOp::create(
+              b, loc, viewType, k.dynamicShared(), base, ValueRange{});
           memref::StoreOp::create(b, loc, *e, view,
-                                  sharedElementIndex(staged, idx(0), index));
+                                  k.sharedElementIndex(staged, k.idx(0), index));
           return success();
         },
         status);
@@ -1072,32 +505,59 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
   if (failed(baseA) || failed(baseB))
     return failure();
   if (anyStaged) {
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-    groupBarrier();
+    proxyFence(k);
+    k.groupBarrier();
   }
+  return SmallVector<Value>{*baseA, *baseB};
+}
+
+Value NVGPUTarget::zeroAccumulator(KernelLowering &k, RankedTensorType type) {
+  auto accType = nvgpu::WarpgroupAccumulatorType::get(
+      k.b.getContext(), VectorType::get(type.getShape(), k.b.getF32Type()));
+  return nvgpu::WarpgroupMmaInitAccumulatorOp::create(k.b, k.loc, accType);
+}
+
+FailureOr<Value> NVGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
+                                      schedule::AsyncOp async,
+                                      ArrayRef<Value> operands, Value acc) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  MLIRContext *ctx = b.getContext();
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto space3 = IntegerAttr::get(b.getI64Type(), 3);
+  // A wgmma descriptor for the tile at `byte` (from the aligned base). Only
+  // the swizzle of the tensor-map type matters to it; the value is any of
+  // the kernel's tensor maps.
+  auto descriptor = [&](Value byte, ArrayRef<int64_t> shape, Type et) -> Value {
+    auto tileType =
+        MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space);
+    Value view = memref::ViewOp::create(b, loc, tileType, k.dynamicShared(),
+                                        byte, ValueRange{});
+    // The map's box is one 128-byte panel wide.
+    SmallVector<int64_t> box = {shape[0], kSwizzleBytes / byteWidth(et)};
+    Value ptr =
+        tensorMaps.empty()
+            ? LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(ctx))
+                  .getResult()
+            : k.func.getArgument(tensorMaps.front().argument);
+    Value map =
+        UnrealizedConversionCastOp::create(b, loc, mapType(ctx, box, et), ptr)
+            .getResult(0);
+    auto descType = nvgpu::WarpgroupMatrixDescriptorType::get(
+        ctx, MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space3));
+    return nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descType, view,
+                                                        map);
+  };
 
   auto type = cast<RankedTensorType>(dot.getType());
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
       ctx, VectorType::get(type.getShape(), b.getF32Type()));
-  Value acc;
-  bool addAfter = false;
-  if (isZeroSplat(dot.getAcc())) {
-    acc = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
-  } else if (auto it = tiles.find(dot.getAcc());
-             it != tiles.end() && it->second.kind == TileRep::Acc) {
-    acc = it->second.value;
-  } else {
-    acc = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
-    addAfter = true;
-  }
   int64_t pending = 0;
   if (async) {
     auto commit = cast<schedule::CommitGroupOp>(async->getNextNode());
     auto wait = cast<schedule::WaitGroupOp>(commit->getNextNode());
-    consumed.insert(commit);
-    consumed.insert(wait);
+    k.consumed.insert(commit);
+    k.consumed.insert(wait);
     pending = wait.getPending();
   }
   // One wgmma group per 128-byte panel of the contracted extent: A's panel
@@ -1111,868 +571,66 @@ LogicalResult KernelLowering::emitWgmma(tile::DotOp dot,
   Value d = acc;
   for (int64_t p = 0, e = lhsType.getDimSize(1) / panel; p < e; ++p) {
     Value a = descriptor(
-        arith::AddIOp::create(b, loc, *baseA, idx(p * m * kSwizzleBytes)),
+        arith::AddIOp::create(b, loc, operands[0], k.idx(p * m * kSwizzleBytes)),
         {m, panel}, inputType);
-    Value bt = descriptor(
-        arith::AddIOp::create(b, loc, *baseB, idx(p * panel * kSwizzleBytes)),
-        {panel, n}, inputType);
+    Value bt = descriptor(arith::AddIOp::create(
+                              b, loc, operands[1],
+                              k.idx(p * panel * kSwizzleBytes)),
+                          {panel, n}, inputType);
     d = nvgpu::WarpgroupMmaOp::create(b, loc, accType, a, bt,
                                       b.getI64IntegerAttr(pending), UnitAttr(),
                                       /*transposeB=*/b.getUnitAttr(), d);
   }
   usesWgmma = true;
-  if (!addAfter) {
-    tiles[dot.getResult()] = {TileRep::Acc, nullptr, d, nullptr};
-  } else {
-    // result = A B + acc: the product leaves the registers, then the
-    // accumulator is added element by element (the wait above was depth 0).
-    if (failed(prepare(dot.getAcc())))
-      return failure();
-    Value buffer = allocBuffer(type);
-    storeAccumulator(d, type, buffer);
-    groupBarrier();
-    LogicalResult status = success();
-    forEachElement(
-        type.getShape(),
-        [&](ValueRange index) -> LogicalResult {
-          FailureOr<Value> a = element(dot.getAcc(), index);
-          if (failed(a))
-            return failure();
-          Value p = memref::LoadOp::create(b, loc, buffer, index);
-          memref::StoreOp::create(b, loc, arith::AddFOp::create(b, loc, p, *a),
-                                  buffer, index);
-          return success();
-        },
-        status);
-    groupBarrier();
-    if (failed(status))
-      return failure();
-    tiles[dot.getResult()] = {TileRep::Buffer, nullptr, buffer, nullptr};
-  }
-  if (async)
-    tiles[async.getResult(0)] = TileRep(tiles.lookup(dot.getResult()));
-  return success();
+  return d;
 }
 
-LogicalResult KernelLowering::emitAsync(schedule::AsyncOp op) {
-  if (op.getUnit() == schedule::AsyncUnit::tma) {
-    Value barriers =
-        op.getBarrier() ? mbarrierGroups.lookup(op.getBarrier()) : Value();
-    if (!barriers)
-      return fail(op, "a TMA region must complete on an mbarrier");
-    Value index = scalar(op.getBarrierIndex());
-    Value one = electOne();
-    auto branch = scf::IfOp::create(b, loc, one);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    for (Operation &inner : op.getBody().front().without_terminator()) {
-      auto copy = dyn_cast<tile::CopyOp>(inner);
-      if (!copy) {
-        if (isOpTriviallyDead(&inner) || isa<arith::ConstantOp>(inner)) {
-          if (failed(emitOp(&inner)))
-            return failure();
-          continue;
-        }
-        return fail(&inner, "only tile.copy runs on the TMA unit");
-      }
-      if (failed(emitTmaCopy(copy, barriers, index)))
-        return failure();
-    }
-    return success();
-  }
-  if (op.getUnit() == schedule::AsyncUnit::mfma)
-    return fail(op, "MFMA regions lower to AMDGPU, not NVGPU");
-  // wgmma: a dot runs on the tensor cores, or the kernel is refused (its
-  // schedule asks for the tensor cores); other ops in the region run
-  // synchronously (a valid refinement: they complete before any wait).
-  for (Operation &inner : op.getBody().front().without_terminator()) {
-    if (auto dot = dyn_cast<tile::DotOp>(inner)) {
-      if (!wgmmaDots.contains(dot))
-        return fail(dot, "the schedule runs this tile.dot on wgmma, which "
-                         "cannot serve it: " +
-                             whyNotWgmma(dot));
-      if (failed(emitWgmma(dot, op)))
-        return failure();
-      continue;
-    }
-    if (failed(emitOp(&inner)))
-      return failure();
-  }
-  auto yield = cast<schedule::YieldOp>(op.getBody().front().getTerminator());
-  for (auto [res, v] : llvm::zip(op.getResults(), yield.getValues())) {
-    if (tiles.count(v))
-      tiles[res] = TileRep(tiles.lookup(v));
-    else if (Value s = scalar(v))
-      mapping.map(res, s);
-  }
-  return success();
-}
-
-LogicalResult KernelLowering::emitFor(scf::ForOp op) {
-  // Carried values: scalars and accumulators are loop-carried SSA values;
-  // other tiles live in a buffer owned by the loop.
-  SmallVector<Value> inits;
-  SmallVector<int> carriedIndex(op.getNumRegionIterArgs(), -1);
-  SmallVector<Value> buffers(op.getNumRegionIterArgs());
-  auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
-  for (auto [i, arg] : llvm::enumerate(op.getRegionIterArgs())) {
-    Value init = op.getInitArgs()[i];
-    Value next = yieldedSource(yield.getOperand(i));
-    // Values of another role are not computed in this role's copy of the loop.
-    if (auto role = next.getDefiningOp<schedule::RoleOp>();
-        (role && role.getName() != currentRole) || absent.contains(next)) {
-      absent.insert(arg);
-      absent.insert(op.getResult(i));
-      continue;
-    }
-    if (auto res = dyn_cast<OpResult>(yield.getOperand(i)))
-      if (auto role = dyn_cast<schedule::RoleOp>(res.getOwner());
-          role && role.getName() != currentRole) {
-        absent.insert(arg);
-        absent.insert(op.getResult(i));
-        continue;
-      }
-    if (accValues.contains(arg)) {
-      auto type = cast<RankedTensorType>(arg.getType());
-      auto accType = nvgpu::WarpgroupAccumulatorType::get(
-          b.getContext(), VectorType::get(type.getShape(), b.getF32Type()));
-      Value v;
-      if (isZeroSplat(init))
-        v = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
-      else
-        v = tiles.lookup(init).value;
-      carriedIndex[i] = inits.size();
-      inits.push_back(v);
-      continue;
-    }
-    if (auto type = dyn_cast<RankedTensorType>(arg.getType())) {
-      buffers[i] = allocBuffer(type);
-      if (failed(fillBuffer(buffers[i], init)))
-        return failure();
-      continue;
-    }
-    Value s = scalar(init);
-    if (!s)
-      return fail(op, "a loop-carried value has no lowering");
-    carriedIndex[i] = inits.size();
-    inits.push_back(s);
-  }
-  if (llvm::any_of(buffers, [](Value v) { return v; }))
-    groupBarrier();
-
-  auto loop = scf::ForOp::create(b, loc, scalar(op.getLowerBound()),
-                                 scalar(op.getUpperBound()),
-                                 scalar(op.getStep()), inits);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    // The builder adds an empty yield to loops without carried values.
-    if (!loop.getBody()->empty())
-      loop.getBody()->back().erase();
-    b.setInsertionPointToEnd(loop.getBody());
-    mapping.map(op.getInductionVar(), loop.getInductionVar());
-    for (auto [i, arg] : llvm::enumerate(op.getRegionIterArgs())) {
-      if (carriedIndex[i] >= 0) {
-        Value v = loop.getRegionIterArgs()[carriedIndex[i]];
-        if (accValues.contains(arg))
-          tiles[arg] = {TileRep::Acc, nullptr, v, nullptr};
-        else
-          mapping.map(arg, v);
-      } else if (buffers[i]) {
-        tiles[arg] = {TileRep::Buffer, nullptr, buffers[i], nullptr};
-      }
-    }
-    if (failed(emitBlock(*op.getBody())))
-      return failure();
-    // Yield: materialize what the next iteration reads (so that no value
-    // still needed reads a buffer being overwritten), then copy it in.
-    SmallVector<Value> yielded;
-    bool copied = false;
-    for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
-      if (carriedIndex[i] >= 0) {
-        if (accValues.contains(op.getRegionIterArgs()[i])) {
-          auto it = tiles.find(v);
-          if (it == tiles.end() || it->second.kind != TileRep::Acc)
-            return fail(op, "a wgmma accumulator must be carried unchanged "
-                            "between wgmma dots");
-          yielded.push_back(it->second.value);
-        } else {
-          yielded.push_back(scalar(v));
-        }
-        continue;
-      }
-      if (!buffers[i])
-        continue;
-      if (failed(materialize(v)))
-        return failure();
-    }
-    for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
-      if (!buffers[i] || tiles.lookup(v).value == buffers[i])
-        continue;
-      Value src = tiles.lookup(v).value, dst = buffers[i];
-      auto type = cast<RankedTensorType>(v.getType());
-      LogicalResult status = success();
-      forEachElement(
-          type.getShape(),
-          [&](ValueRange index) -> LogicalResult {
-            Value e = memref::LoadOp::create(b, loc, src, index);
-            memref::StoreOp::create(b, loc, e, dst, index);
-            return success();
-          },
-          status);
-      copied = true;
-    }
-    if (copied)
-      groupBarrier();
-    scf::YieldOp::create(b, loc, yielded);
-  }
-  for (auto [i, res] : llvm::enumerate(op.getResults())) {
-    if (carriedIndex[i] >= 0) {
-      Value v = loop.getResult(carriedIndex[i]);
-      if (accValues.contains(op.getRegionIterArgs()[i]))
-        tiles[res] = {TileRep::Acc, nullptr, v, nullptr};
-      else
-        mapping.map(res, v);
-    } else if (buffers[i]) {
-      tiles[res] = {TileRep::Buffer, nullptr, buffers[i], nullptr};
-    }
-  }
-  return success();
-}
-
-LogicalResult KernelLowering::emitIf(scf::IfOp op) {
-  // Tile results go through buffers written by each branch; scalars are
-  // results.
-  SmallVector<Type> types;
-  SmallVector<Value> buffers(op.getNumResults());
-  for (auto [i, res] : llvm::enumerate(op.getResults())) {
-    if (auto type = dyn_cast<RankedTensorType>(res.getType())) {
-      buffers[i] = allocBuffer(type);
-      continue;
-    }
-    types.push_back(res.getType());
-  }
-  Value cond = scalar(op.getCondition());
-  auto branch =
-      scf::IfOp::create(b, loc, types, cond,
-                        /*withElseRegion=*/!op.getElseRegion().empty());
-  auto emitBranch = [&](Region &from, Block *to) -> LogicalResult {
-    OpBuilder::InsertionGuard guard(b);
-    // scf.if's builder adds an empty yield when there are no results.
-    if (!to->empty())
-      to->back().erase();
-    b.setInsertionPointToEnd(to);
-    if (failed(emitBlock(from.front())))
-      return failure();
-    auto yield = cast<scf::YieldOp>(from.front().getTerminator());
-    SmallVector<Value> results;
-    for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
-      if (!buffers[i]) {
-        results.push_back(scalar(v));
-        continue;
-      }
-      if (failed(fillBuffer(buffers[i], v)))
-        return failure();
-    }
-    scf::YieldOp::create(b, loc, results);
-    return success();
-  };
-  if (failed(emitBranch(op.getThenRegion(), branch.thenBlock())))
-    return failure();
-  if (!op.getElseRegion().empty() &&
-      failed(emitBranch(op.getElseRegion(), branch.elseBlock())))
-    return failure();
-  if (llvm::any_of(buffers, [](Value v) { return v; }))
-    groupBarrier();
-  unsigned next = 0;
-  for (auto [i, res] : llvm::enumerate(op.getResults())) {
-    if (buffers[i])
-      tiles[res] = {TileRep::Buffer, nullptr, buffers[i], nullptr};
-    else
-      mapping.map(res, branch.getResult(next++));
-  }
-  return success();
-}
-
-/// Materializes `result`: each of its elements folds `step` over
-/// [begin, end), starting from `init` (a dot's K loop, a reduction).
-LogicalResult KernelLowering::foldInto(
-    Value result, int64_t begin, int64_t end,
-    function_ref<FailureOr<Value>(ValueRange)> init,
-    function_ref<FailureOr<Value>(ValueRange, Value, Value)> step) {
-  auto type = cast<RankedTensorType>(result.getType());
-  Value buffer = allocBuffer(type);
-  LogicalResult status = success();
-  forEachElement(
-      type.getShape(),
-      [&](ValueRange index) -> LogicalResult {
-        FailureOr<Value> first = init(index);
-        if (failed(first))
-          return failure();
-        auto loop = scf::ForOp::create(b, loc, idx(begin), idx(end), idx(1),
-                                       ValueRange{*first});
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(loop.getBody());
-        FailureOr<Value> next =
-            step(index, loop.getInductionVar(), loop.getRegionIterArgs()[0]);
-        if (failed(next))
-          return failure();
-        scf::YieldOp::create(b, loc, *next);
-        b.setInsertionPointAfter(loop);
-        memref::StoreOp::create(b, loc, loop.getResult(0), buffer, index);
-        return success();
-      },
-      status);
-  groupBarrier();
-  tiles[result] = {TileRep::Buffer, nullptr, buffer, nullptr};
-  return status;
-}
-
-/// Whether the current role's copy of the kernel uses a result of `op`
-/// (which sits outside every role), directly or through other such ops.
-bool KernelLowering::neededByCurrentRole(Operation *op) {
-  for (Operation *user : op->getUsers()) {
-    if (auto role = dyn_cast<schedule::RoleOp>(user))
-      return true; // operands of a role op itself: conservatively
-    if (auto role = user->getParentOfType<schedule::RoleOp>()) {
-      if (role.getName() == currentRole)
-        return true;
-      continue;
-    }
-    if (isa<tag::TagDialect>(user->getDialect()) || ghosts.contains(user))
-      continue;
-    // Loops, branches and yields outside roles carry it on: keep it.
-    if (user->getNumRegions() || user->hasTrait<OpTrait::IsTerminator>() ||
-        !(isPure(user) || isa<tile::LoadOp>(user)) || neededByCurrentRole(user))
-      return true;
-  }
-  return false;
-}
-
-LogicalResult KernelLowering::emitOp(Operation *op) {
-  // Tags are proved; they have no run-time meaning.
-  if (auto attach = dyn_cast<tag::AttachOp>(op)) {
-    Value in = attach->getOperand(0);
-    if (tiles.count(in))
-      tiles[attach->getResult(0)] = TileRep(tiles.lookup(in));
-    else if (absent.contains(in))
-      absent.insert(attach->getResult(0));
-    else
-      mapping.map(attach->getResult(0), scalar(in));
-    return success();
-  }
-  if (isa<tag::TagDialect>(op->getDialect()) || ghosts.contains(op))
-    return success();
-  // Placed before the roles (see run()).
-  if (isa<tile::AllocSharedOp, schedule::MBarrierInitOp>(op))
-    return success();
-  // Each role computes, outside the roles, only what it uses.
-  if (!currentRole.empty() && op->getNumResults() &&
-      !op->getParentOfType<schedule::RoleOp>() &&
-      (isPure(op) || isa<tile::LoadOp>(op)) && !neededByCurrentRole(op)) {
-    for (Value r : op->getResults())
-      absent.insert(r);
-    return success();
-  }
-
-  if (auto role = dyn_cast<schedule::RoleOp>(op)) {
-    if (role.getName() != currentRole) {
-      for (Value r : role.getResults())
-        absent.insert(r);
-      return success();
-    }
-    if (failed(emitBlock(role.getBody().front())))
-      return failure();
-    auto yield =
-        cast<schedule::YieldOp>(role.getBody().front().getTerminator());
-    for (auto [res, v] : llvm::zip(role.getResults(), yield.getValues())) {
-      if (tiles.count(v))
-        tiles[res] = TileRep(tiles.lookup(v));
-      else
-        mapping.map(res, scalar(v));
-    }
-    return success();
-  }
-  // Every scalar operand must have been lowered already (ghost values of
-  // tags, for instance, have no run-time value).
-  for (Value v : op->getOperands()) {
-    Type t = v.getType();
-    if (isa<RankedTensorType, schedule::MBarrierType>(t) || ringOf(v) ||
-        mapping.contains(v))
-      continue;
-    Operation *def = v.getDefiningOp();
-    if (isa_and_nonnull<tag::FieldOp>(def) || (def && ghosts.contains(def)))
-      return fail(op, "uses the ghost value of a tag, which has no run-time "
-                      "value");
-    return fail(op, absent.contains(v) ? "uses a value of another warp role"
-                                       : "an operand has no lowering");
-  }
-  if (auto async = dyn_cast<schedule::AsyncOp>(op))
-    return emitAsync(async);
-  if (auto loop = dyn_cast<scf::ForOp>(op))
-    return emitFor(loop);
-  if (auto branch = dyn_cast<scf::IfOp>(op))
-    return emitIf(branch);
-
-  if (auto pid = dyn_cast<tile::ProgramIdOp>(op)) {
-    mapping.map(pid.getResult(),
-                gpu::BlockIdOp::create(b, loc, gpu::Dimension(pid.getDim()))
-                    .getResult());
-    return success();
-  }
-  if (auto np = dyn_cast<tile::NumProgramsOp>(op)) {
-    mapping.map(np.getResult(),
-                gpu::GridDimOp::create(b, loc, gpu::Dimension(np.getDim()))
-                    .getResult());
-    return success();
-  }
-  if (auto load = dyn_cast<tile::LoadOp>(op)) {
-    auto type = load.getType();
-    Value buffer = allocBuffer(type);
-    SmallVector<Value> blockIdx = lowered(load.getIndices());
-    SmallVector<Value> offsets = lowered(load.getOffsets());
-    SmallVector<Value> bounds = lowered(load.getBounds());
-    Value src = scalar(load.getSource());
-    LogicalResult status = success();
-    forEachElement(
-        type.getShape(),
-        [&](ValueRange index) -> LogicalResult {
-          Value v = globalElement(src, type.getShape(), blockIdx, offsets,
-                                  bounds, load.getPaddingAttr(), index,
-                                  type.getElementType());
-          memref::StoreOp::create(b, loc, v, buffer, index);
-          return success();
-        },
-        status);
-    groupBarrier();
-    tiles[load.getResult()] = {TileRep::Buffer, nullptr, buffer, nullptr};
-    return status;
-  }
-  if (auto read = dyn_cast<tile::ReadOp>(op)) {
-    Ring *ring = ringOf(read.getBuffer());
-    if (!ring)
-      return fail(op, "the buffer must be a tile.alloc_shared buffer");
-    SmallVector<Value> slotIdx = lowered(read.getIndices());
-    tiles[read.getResult()] = {TileRep::Shared, nullptr,
-                               slotIndex(*ring, slotIdx), ring};
-    // Only wgmma reads the slot in place; others take a copy now, before the
-    // slot can be released and refilled.
-    Value v = read.getResult();
-    bool onlyWgmma = llvm::all_of(v.getUsers(), [&](Operation *user) {
-      auto dot = dyn_cast<tile::DotOp>(user);
-      return (dot && wgmmaDots.contains(dot) && dot.getAcc() != v &&
-              inPlaceOperand(v)) ||
-             isa<tag::TagDialect>(user->getDialect()) || ghosts.contains(user);
-    });
-    if (!onlyWgmma)
-      return materialize(read.getResult());
-    return success();
-  }
-  if (auto store = dyn_cast<tile::StoreOp>(op))
-    return emitStore(store);
-  if (auto copy = dyn_cast<tile::CopyOp>(op))
-    return emitCopy(copy);
-  if (auto write = dyn_cast<tile::WriteOp>(op))
-    return emitWrite(write);
-  if (auto dot = dyn_cast<tile::DotOp>(op)) {
-    if (wgmmaDots.contains(dot))
-      return emitWgmma(dot, nullptr);
-    for (Value v : {dot.getLhs(), dot.getRhs(), dot.getAcc()})
-      if (failed(prepare(v)))
-        return failure();
-    // Operands computed element-wise are formed once, not once per product.
-    for (Value v : {dot.getLhs(), dot.getRhs()})
-      if (tiles.lookup(v).kind == TileRep::Lazy && failed(materialize(v)))
-        return failure();
-    int64_t k = cast<RankedTensorType>(dot.getLhs().getType()).getDimSize(1);
-    return foldInto(
-        dot.getResult(), 0, k,
-        [&](ValueRange index) { return element(dot.getAcc(), index); },
-        [&](ValueRange index, Value kk, Value acc) -> FailureOr<Value> {
-          FailureOr<Value> a = element(dot.getLhs(), {index[0], kk});
-          FailureOr<Value> bv = element(dot.getRhs(), {kk, index[1]});
-          if (failed(a) || failed(bv))
-            return failure();
-          auto widen = [&](Value v) -> Value {
-            if (v.getType().isF32())
-              return v;
-            return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
-          };
-          Value prod = arith::MulFOp::create(b, loc, widen(*a), widen(*bv));
-          return arith::AddFOp::create(b, loc, acc, prod).getResult();
-        });
-  }
-  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
-    if (failed(prepare(reduce.getInput())))
-      return failure();
-    auto inType = cast<RankedTensorType>(reduce.getInput().getType());
-    int64_t axis = reduce.getAxis();
-    bool isFloat = isa<FloatType>(inType.getElementType());
-    auto inIndex = [&](ValueRange index, Value r) {
-      SmallVector<Value> in(index.begin(), index.end());
-      in.insert(in.begin() + axis, r);
-      return in;
-    };
-    return foldInto(
-        reduce.getResult(), 1, inType.getDimSize(axis),
-        [&](ValueRange index) {
-          return element(reduce.getInput(), inIndex(index, idx(0)));
-        },
-        [&](ValueRange index, Value r, Value acc) -> FailureOr<Value> {
-          FailureOr<Value> e = element(reduce.getInput(), inIndex(index, r));
-          if (failed(e))
-            return failure();
-          switch (reduce.getKind()) {
-          case tile::ReduceKind::Sum:
-            return isFloat ? arith::AddFOp::create(b, loc, acc, *e).getResult()
-                           : arith::AddIOp::create(b, loc, acc, *e).getResult();
-          case tile::ReduceKind::Max:
-            return isFloat
-                       ? arith::MaximumFOp::create(b, loc, acc, *e).getResult()
-                       : arith::MaxSIOp::create(b, loc, acc, *e).getResult();
-          case tile::ReduceKind::Min:
-            return isFloat
-                       ? arith::MinimumFOp::create(b, loc, acc, *e).getResult()
-                       : arith::MinSIOp::create(b, loc, acc, *e).getResult();
-          }
-          return failure();
-        });
-  }
-  if (isa<tile::BroadcastOp, tile::IotaOp, tile::TransposeOp, tensor::SplatOp>(
-          op) ||
-      isElementwise(op) ||
-      (isa<arith::ConstantOp>(op) &&
-       isa<RankedTensorType>(op->getResult(0).getType()))) {
-    tiles[op->getResult(0)] = {TileRep::Lazy, op, Value(), nullptr};
-    return success();
-  }
-
-  // Synchronization.
-  if (auto wait = dyn_cast<schedule::MBarrierWaitOp>(op)) {
-    Value parity = scalar(wait.getParity());
-    if (parity.getType().isIndex())
-      parity = arith::IndexCastOp::create(b, loc, b.getI64Type(), parity);
-    parity = arith::TruncIOp::create(b, loc, b.getI1Type(), parity);
-    // Ticks bound one try before it retries (the loop waits as long as needed).
-    nvgpu::MBarrierTryWaitParityOp::create(
-        b, loc, mbarrierGroups.lookup(wait.getBarriers()), parity,
-        idx(10000000), scalar(wait.getIndex()));
-    return success();
-  }
-  if (isa<schedule::MBarrierArriveOp, schedule::MBarrierArriveExpectTxOp>(op)) {
-    // The group arrives once: its threads' own accesses must be done first.
-    if (simtSinceBarrier)
-      groupBarrier();
-    auto branch = scf::IfOp::create(b, loc, electOne());
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    if (auto arrive = dyn_cast<schedule::MBarrierArriveOp>(op)) {
-      nvgpu::MBarrierArriveOp::create(
-          b, loc, nvgpu::MBarrierTokenType::get(b.getContext()),
-          mbarrierGroups.lookup(arrive.getBarriers()),
-          scalar(arrive.getIndex()));
-    } else {
-      auto expect = cast<schedule::MBarrierArriveExpectTxOp>(op);
-      nvgpu::MBarrierArriveExpectTxOp::create(
-          b, loc, mbarrierGroups.lookup(expect.getBarriers()),
-          idx(expect.getBytes()), scalar(expect.getIndex()), Value());
-    }
-    return success();
-  }
-  if (auto wait = dyn_cast<schedule::WaitGroupOp>(op)) {
-    if (wait.getUnit() == schedule::AsyncUnit::wgmma && !wgmmaDots.empty())
-      NVVM::WgmmaWaitGroupSyncOp::create(
-          b, loc, b.getI64IntegerAttr(wait.getPending()));
-    return success();
-  }
-  if (isa<schedule::CommitGroupOp>(op))
-    return success(); // element-parallel dots complete synchronously
-  if (auto barrier = dyn_cast<schedule::BarrierOp>(op)) {
-    if (barrier.getScope() != schedule::BarrierScope::cta)
-      return fail(op, "cluster barriers are not supported yet");
-    gpu::BarrierOp::create(b, loc);
-    simtSinceBarrier = false;
-    return success();
-  }
-  if (isa<schedule::FenceAsyncProxyOp>(op)) {
-    NVVM::FenceProxyOp::create(
-        b, loc,
-        NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
-    return success();
-  }
-
-  // Scalar computations are cloned.
-  if (op->getNumRegions() == 0 &&
-      llvm::none_of(op->getOperandTypes(),
-                    [](Type t) { return isa<RankedTensorType>(t); }) &&
-      llvm::none_of(op->getResultTypes(),
-                    [](Type t) { return isa<RankedTensorType>(t); })) {
-    for (Value v : op->getOperands()) {
-      if (!mapping.contains(v))
-        return fail(op, absent.contains(v) ? "uses a value of another warp role"
-                                           : "an operand has no lowering");
-    }
-    b.clone(*op, mapping);
-    return success();
-  }
-  return fail(op, "no lowering for this operation");
-}
-
-//===----------------------------------------------------------------------===//
-// The kernel
-//===----------------------------------------------------------------------===//
-
-FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
+/// Calls `body` with each register of a wgmma accumulator held by the
+/// group's warpgroup and its (row, column) in the tile. (The upstream
+/// nvgpu.warpgroup.mma.store derives rows from the CTA-wide thread id, which
+/// is wrong for any warpgroup but the first.) Thread t of the warpgroup holds,
+/// in register r of each 64-row block, the element the layout library gives:
+/// it is the sum of a part that depends on t alone and one that depends on r
+/// alone (checked in LayoutsTest), so only the first is computed at run time.
+void NVGPUTarget::forEachAccumulatorElement(
+    KernelLowering &k, Value acc, RankedTensorType type,
+    function_ref<void(Value v, Value row, Value col)> body) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
   MLIRContext *ctx = b.getContext();
-  // Every annotation is implemented or the kernel is refused: a parallel
-  // loop lowered as a plain loop would run all its iterations in every
-  // program (cta) or on every thread.
-  WalkResult mapped = kernel.walk([&](scf::ForOp loop) {
-    auto map = loop->getAttrOfType<schedule::ParallelLevelAttr>(
-        schedule::ScheduleDialect::kMapAttrName);
-    if (!map || map.getValue() == schedule::ParallelLevel::sequential)
-      return WalkResult::advance();
-    (void)fail(loop, "loops mapped to `" +
-                         schedule::stringifyParallelLevel(map.getValue()) +
-                         "` are not implemented by the Hopper lowering yet; "
-                         "map the loop `sequential` or remove the mapping");
-    return WalkResult::interrupt();
-  });
-  if (mapped.wasInterrupted())
-    return failure();
-  if (failed(planShared()) || failed(planTensorMaps()))
-    return failure();
-  planAccumulators();
-  // Shared memory for A operands staged for wgmma, after the rings.
-  for (Operation *op : wgmmaDots) {
-    for (unsigned i : {0u, 1u}) {
-      Value operand = op->getOperand(i);
-      if (inPlaceOperand(operand))
-        continue;
-      auto type = cast<RankedTensorType>(operand.getType());
-      sharedBytes = llvm::alignTo(sharedBytes, kRingAlignment);
-      stagingOffset[{op, i}] = sharedBytes;
-      sharedBytes += type.getNumElements() * byteWidth(type.getElementType());
+  int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+  int64_t regs = layout::wgmmaAccumulatorRegisters(n);
+  Type f32 = b.getF32Type();
+  auto inner =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(regs, f32));
+  auto outer =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(m / 64, inner));
+  Value st =
+      UnrealizedConversionCastOp::create(b, loc, outer, acc).getResult(0);
+  Value t = arith::SubIOp::create(b, loc, k.tid, k.idx(k.group.first));
+  Value warp = arith::DivUIOp::create(b, loc, t, k.idx(32));
+  Value lane = arith::RemUIOp::create(b, loc, t, k.idx(32));
+  Value rowBase = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, k.idx(16)),
+      arith::DivUIOp::create(b, loc, lane, k.idx(4)));
+  Value colBase = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, lane, k.idx(4)), k.idx(2));
+  for (int64_t i = 0; i < m / 64; ++i) {
+    Value block = LLVM::ExtractValueOp::create(b, loc, st, i);
+    for (int64_t r = 0; r < regs; ++r) {
+      layout::Coord off = layout::wgmmaAccumulatorElement(0, r);
+      Value v = LLVM::ExtractValueOp::create(b, loc, block, r);
+      Value row =
+          arith::AddIOp::create(b, loc, rowBase, k.idx(64 * i + off.row));
+      Value col = arith::AddIOp::create(b, loc, colBase, k.idx(off.col));
+      body(v, row, col);
     }
   }
-  // Room to align the dynamic shared memory base to 1024 bytes at run time.
-  if (sharedBytes)
-    sharedBytes += kRingAlignment;
-  // Pure computations whose results only reach tag ops are not lowered.
-  for (bool changed = true; changed;) {
-    changed = false;
-    kernel.walk([&](Operation *op) {
-      if (ghosts.contains(op) || op->getNumResults() == 0 ||
-          op->getNumRegions() || !isPure(op) ||
-          isa<tag::TagDialect>(op->getDialect()))
-        return;
-      bool onlyTags = llvm::all_of(op->getUsers(), [&](Operation *user) {
-        return isa<tag::TagDialect>(user->getDialect()) ||
-               ghosts.contains(user);
-      });
-      if (onlyTags && !op->use_empty()) {
-        ghosts.insert(op);
-        changed = true;
-      }
-    });
-  }
-  kernel.walk([&](schedule::RoleOp role) {
-    if (llvm::none_of(roles, [&](schedule::RoleOp r) {
-          return r.getName() == role.getName();
-        }))
-      roles.push_back(role);
-  });
-
-  int64_t warpgroups = 1;
-  if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
-          schedule::ScheduleDialect::kLaunchAttrName))
-    warpgroups = launch.getWarpgroups();
-  int64_t threads = warpgroups * kWarpgroupThreads;
-
-  // Signature: the kernel's operands, one tensor map per (operand, box), and
-  // the workspace.
-  SmallVector<Type> argTypes(kernel.getArgumentTypes());
-  auto space3 = IntegerAttr::get(b.getI64Type(), 3);
-  // Tensor maps arrive as pointers (the runner's CUtensorMap in device
-  // memory): the GPU-to-NVVM signature conversion does not know nvgpu types.
-  SmallVector<Type> mapTypes;
-  for (TensorMap &m : tensorMaps) {
-    mapTypes.push_back(nvgpu::TensorMapDescriptorType::get(
-        ctx,
-        MemRefType::get(m.box, m.element, MemRefLayoutAttrInterface(), space3),
-        nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
-        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
-        nvgpu::TensorMapOOBKind::OOB_ZERO,
-        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE));
-    argTypes.push_back(LLVM::LLVMPointerType::get(ctx));
-  }
-  argTypes.push_back(MemRefType::get({ShapedType::kDynamic}, b.getI8Type()));
-  func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
-                                FunctionType::get(ctx, argTypes, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func.setKnownBlockSizeAttr(
-      DenseI32ArrayAttr::get(ctx, {(int32_t)threads, 1, 1}));
-  // One CTA per multiprocessor at least (.minnctapersm): with the thread
-  // count, ptxas then knows the register count at entry, which setmaxnreg
-  // needs.
-  func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
-
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&func.getBody().front());
-  for (auto [i, arg] : llvm::enumerate(kernel.getArguments()))
-    mapping.map(arg, func.getArgument(i));
-  workspace = func.getArguments().back();
-  for (auto [m, type] : llvm::zip(tensorMaps, mapTypes))
-    descriptors.push_back(UnrealizedConversionCastOp::create(
-                              b, loc, type, func.getArgument(m.argument))
-                              .getResult(0));
-  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-
-  // The program's slice of the workspace (its size is known at the end).
-  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  Value gx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  Value gy = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
-  Value linear = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(
-          b, loc,
-          arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, bz, gy),
-                                by),
-          gx),
-      bx);
-  auto perProgram = arith::ConstantIndexOp::create(b, loc, 0);
-  workspaceBase = arith::MulIOp::create(b, loc, linear, perProgram);
-
-  // Rings start at the dynamic shared memory base rounded up to 1024 bytes.
-  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  if (sharedBytes) {
-    Value dyn = gpu::DynamicSharedMemoryOp::create(
-        b, loc,
-        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                        MemRefLayoutAttrInterface(), space));
-    Value addr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dyn);
-    Value rem = arith::RemUIOp::create(b, loc, addr, idx(kRingAlignment));
-    Value pad = arith::RemUIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, idx(kRingAlignment), rem),
-        idx(kRingAlignment));
-    ringBase = pad;
-  }
-
-  // mbarriers: created and initialized once, before any role starts.
-  group = {0, threads, 0, true};
-  bool anyBarrier = false;
-  for (Operation &op : kernel.getBody().front()) {
-    auto init = dyn_cast<schedule::MBarrierInitOp>(op);
-    if (!init)
-      continue;
-    auto type = cast<schedule::MBarrierType>(init.getType());
-    auto groupType = nvgpu::MBarrierGroupType::get(ctx, space, type.getSize());
-    Value barriers = nvgpu::MBarrierCreateOp::create(b, loc, groupType);
-    mbarrierGroups[init.getResult()] = barriers;
-    auto branch = scf::IfOp::create(b, loc, electOne());
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    for (int64_t i = 0; i < type.getSize(); ++i)
-      nvgpu::MBarrierInitOp::create(b, loc, barriers, idx(init.getCount()),
-                                    idx(i), Value());
-    anyBarrier = true;
-  }
-  LogicalResult nested = success();
-  kernel.walk([&](schedule::MBarrierInitOp init) {
-    if (init->getBlock() != &kernel.getBody().front())
-      nested = fail(init, "mbarriers must be initialized at the kernel's top "
-                          "level");
-  });
-  kernel.walk([&](tile::AllocSharedOp alloc) {
-    if (alloc->getBlock() != &kernel.getBody().front())
-      nested = fail(alloc, "shared buffers must be allocated at the kernel's "
-                           "top level");
-  });
-  if (failed(nested))
-    return failure();
-  if (anyBarrier)
-    gpu::BarrierOp::create(b, loc);
-
-  IRMapping prologue = mapping;
-  if (roles.empty()) {
-    if (failed(emitBlock(kernel.getBody().front())))
-      return failure();
-  } else {
-    // Outside the roles, only scalar work and loops may sit (each role runs
-    // its own copy); effects there would run once per role.
-    for (Operation &op : kernel.getBody().front().without_terminator()) {
-      if (isa<schedule::RoleOp, tile::AllocSharedOp, schedule::MBarrierInitOp,
-              scf::ForOp, scf::IfOp>(op) ||
-          isa<tag::TagDialect>(op.getDialect()))
-        continue;
-      if (isa<tile::StoreOp, tile::CopyOp, tile::WriteOp, schedule::BarrierOp>(
-              op))
-        return fail(&op, "in a kernel with warp roles, memory writes and "
-                         "barriers must sit inside a role");
-    }
-    // The warpgroup index, broadcast from lane 0 so that ptxas knows it is
-    // uniform across each warp: wgmma under a branch it thinks divergent is
-    // serialized.
-    Value wgIndex = arith::IndexCastOp::create(
-        b, loc, b.getI32Type(),
-        arith::DivUIOp::create(b, loc, tid, idx(kWarpgroupThreads)));
-    Value wg = arith::IndexCastOp::create(
-        b, loc, b.getIndexType(),
-        gpu::ShuffleOp::create(b, loc, wgIndex, 0, 32, gpu::ShuffleMode::IDX)
-            .getShuffleResult());
-    for (auto [i, role] : llvm::enumerate(roles)) {
-      ArrayRef<int64_t> wgs = role.getWarpgroups();
-      int64_t lo = *llvm::min_element(wgs), hi = *llvm::max_element(wgs) + 1;
-      if (hi - lo != (int64_t)wgs.size())
-        return fail(role, "a role's warpgroups must be contiguous");
-      Value cond = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, wg, idx(lo)),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, wg,
-                                idx(hi)));
-      auto branch = scf::IfOp::create(b, loc, cond);
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(branch.thenBlock());
-      if (auto regs = role.getRegs()) {
-        auto action = *regs <= 128 ? NVVM::SetMaxRegisterAction::decrease
-                                   : NVVM::SetMaxRegisterAction::increase;
-        NVVM::SetMaxRegisterOp::create(
-            b, loc, b.getI32IntegerAttr(*regs),
-            NVVM::SetMaxRegisterActionAttr::get(ctx, action));
-      }
-      group = {lo * kWarpgroupThreads, (hi - lo) * kWarpgroupThreads,
-               (int)i + 1, false};
-      currentRole = role.getName();
-      mapping = prologue;
-      tiles.clear();
-      absent.clear();
-      consumed.clear();
-      simtSinceBarrier = false;
-      if (failed(emitBlock(kernel.getBody().front())))
-        return failure();
-    }
-  }
-  gpu::ReturnOp::create(b, loc);
-  perProgram->setAttr("value", b.getIndexAttr(workspaceBytes));
-
-  func->setAttr("tiletag.block", b.getDenseI64ArrayAttr({threads, 1, 1}));
-  func->setAttr("tiletag.grid_rank", b.getI64IntegerAttr(kernel.getGrid()));
-  func->setAttr("tiletag.shared_bytes", b.getI64IntegerAttr(sharedBytes));
-  func->setAttr("tiletag.workspace_bytes", b.getI64IntegerAttr(workspaceBytes));
-  SmallVector<Attribute> maps;
-  for (TensorMap &m : tensorMaps)
-    maps.push_back(b.getDictionaryAttr({
-        b.getNamedAttr("operand", b.getI64IntegerAttr(m.operand)),
-        b.getNamedAttr("box", b.getDenseI64ArrayAttr(m.box)),
-        b.getNamedAttr("swizzle", b.getI64IntegerAttr(kSwizzleBytes)),
-    }));
-  func->setAttr("tiletag.tensor_maps", b.getArrayAttr(maps));
-  func->setAttr("tiletag.wgmma", b.getBoolAttr(usesWgmma));
-  return func;
 }
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
 
 struct ConvertTileToNVGPUPass
     : public conversion::impl::ConvertTileToNVGPUPassBase<
@@ -1981,82 +639,16 @@ struct ConvertTileToNVGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // Reference kernels are specifications (the contracts of others): they
-    // are proved against, never run on the GPU.
-    llvm::StringSet<> references;
-    for (tile::KernelOp k : module.getOps<tile::KernelOp>())
-      if (auto ref = k->getAttrOfType<FlatSymbolRefAttr>(
-              tag::TagDialect::kContractAttrName))
-        references.insert(ref.getValue());
-    SmallVector<tile::KernelOp> kernels, referenceKernels;
-    for (tile::KernelOp k : module.getOps<tile::KernelOp>())
-      (references.contains(k.getSymName()) ? referenceKernels : kernels)
-          .push_back(k);
-    if (kernels.empty() && referenceKernels.empty())
-      return;
-    if (chip != "sm_90a") {
+    if (!module.getOps<tile::KernelOp>().empty() && chip != "sm_90a") {
       module.emitError() << "the Hopper lowering targets sm_90a (wgmma, TMA "
                             "and setmaxnreg need its architecture-specific "
                             "features), not '"
                          << chip << "'";
       return signalPassFailure();
     }
-    // Only proved kernels are lowered.
-    bool ok = true;
-    for (tile::KernelOp kernel : kernels) {
-      // A contract is a tag-level claim: it needs the tag proof too.
-      bool hasTags = kernel->hasAttr(tag::TagDialect::kContractAttrName),
-           hasSchedule = false;
-      kernel.walk([&](Operation *op) {
-        hasTags |=
-            isa<tag::TagDialect>(op->getDialect()) || op->hasAttr("tag.labels");
-        hasSchedule |= isa<schedule::ScheduleDialect>(op->getDialect()) ||
-                       op->hasAttr(schedule::ScheduleDialect::kMapAttrName);
-      });
-      // A stamp counts only for the IR it proved: any rewrite since makes
-      // it stale.
-      auto check = [&](bool has, StringRef attr, StringRef what) {
-        StampState state = stampState(kernel, attr);
-        if (!has || state == StampState::Valid)
-          return;
-        std::string why =
-            state == StampState::Stale
-                ? "the proof of its " + what.str() +
-                      " is stale: the kernel changed after it was verified"
-                : "its " + what.str() + " were not proved";
-        if (allowUnverified) {
-          kernel.emitWarning() << "lowering a kernel although " << why
-                               << " (allow-unverified)";
-          return;
-        }
-        kernel.emitError() << why
-                           << "; run --tiletag-verify first (or pass "
-                              "allow-unverified)";
-        ok = false;
-      };
-      check(hasTags, "tag.verified", "tags");
-      check(hasSchedule, "schedule.verified", "schedule annotations");
-    }
-    if (!ok)
+    if (failed(lowerKernels(module, allowUnverified,
+                            [] { return std::make_unique<NVGPUTarget>(); })))
       return signalPassFailure();
-    // The stamps cover the references (ProofStamp.h); checked, they go.
-    for (tile::KernelOp k : referenceKernels)
-      k.erase();
-
-    OpBuilder b(module.getContext());
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    b.getUnitAttr());
-    b.setInsertionPointToEnd(module.getBody());
-    auto gpuModule =
-        gpu::GPUModuleOp::create(b, module.getLoc(), "tiletag_kernels");
-    b.setInsertionPointToStart(gpuModule.getBody());
-    for (tile::KernelOp kernel : kernels) {
-      KernelLowering lowering(kernel, b);
-      if (failed(lowering.run()))
-        return signalPassFailure();
-    }
-    for (tile::KernelOp kernel : kernels)
-      kernel.erase();
   }
 };
 

@@ -1,0 +1,283 @@
+//===- KernelLowering.h - target-neutral tile + schedule lowering -*- C++ -*-===//
+//
+// Part of the TileTag project.
+//
+// The part of lowering a proved tile.kernel to a gpu.func that every GPU
+// target shares: warp roles as branches on the warpgroup index, shared-ring
+// and accumulator planning, element-parallel code for every tile operation,
+// global addressing with ragged-edge masking, scf, and the kernel's
+// interface for a runner. What differs between GPUs -- barriers of a group,
+// async copies, matrix-multiply units and their register fragments, the
+// shared-memory swizzle, mbarriers, register budgets -- is asked of a
+// LoweringTarget (NVGPUTarget for Hopper, AMDGPUTarget for CDNA).
+//
+// Tiles are represented as:
+//   - Lazy:   an element-wise op, splat, iota, broadcast or transpose whose
+//             element (i, j, ...) is computed where a consumer needs it;
+//   - Buffer: a tile held in the program's slice of the global workspace;
+//   - Shared: a slot of a shared ring (swizzled when the target says so);
+//   - Acc:    a matrix-unit accumulator held in registers (the target's
+//             type).
+// Consumers that need elements walk them element-parallel on their group.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILETAG_CONVERSION_TILETOGPU_KERNELLOWERING_H
+#define TILETAG_CONVERSION_TILETOGPU_KERNELLOWERING_H
+
+#include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <functional>
+#include <memory>
+
+namespace mlir::tiletag::conversion {
+
+/// Threads of one schedule warpgroup (the unit of `schedule.launch` and
+/// warp roles) on every target.
+constexpr int64_t kWarpgroupThreads = 128;
+
+/// Bytes of one element of `t` (index: 8).
+int64_t byteWidth(Type t);
+
+/// A shared ring from tile.alloc_shared, placed in dynamic shared memory.
+struct Ring {
+  MemRefType type;
+  int64_t offset = 0; // bytes from the aligned base
+  SmallVector<int64_t> tile;
+  bool swizzled = false; // laid out by the target's swizzle
+  int64_t slotBytes() const;
+};
+
+struct TileRep {
+  enum Kind { Lazy, Buffer, Shared, Acc } kind = Lazy;
+  Operation *op = nullptr; // Lazy
+  Value value;          // Buffer: memref view; Acc: accumulator; Shared: slot
+  Ring *ring = nullptr; // Shared
+};
+
+/// The threads that run the code being emitted.
+struct Group {
+  int64_t first = 0, size = 0; // thread ids [first, first + size)
+  int barrierId = 0;
+  bool wholeCTA = true;
+};
+
+class KernelLowering;
+
+/// What a GPU target contributes to the lowering. One instance lowers one
+/// kernel: it may keep per-kernel plans (tensor maps, staging buffers).
+class LoweringTarget {
+public:
+  virtual ~LoweringTarget();
+
+  /// How diagnostics name the target ("NVGPU": "cannot be lowered to NVGPU:
+  /// ..."; "the Hopper lowering").
+  virtual StringRef name() const = 0;
+  virtual StringRef lowering() const = 0;
+  /// Threads that execute in lockstep (32 or 64).
+  virtual int64_t waveSize() const = 0;
+
+  // Planning, before any code is emitted.
+  /// Alignment of each ring in shared memory, and whether a ring's slots use
+  /// the target's swizzle.
+  virtual int64_t ringAlignment() const = 0;
+  virtual bool swizzles(const Ring &ring) const = 0;
+  /// Checks and plans the async copies (`schedule.async` regions of copy
+  /// units) and anything that becomes a kernel argument.
+  virtual LogicalResult planAsyncCopies(KernelLowering &k) = 0;
+  /// Why `dot` cannot run on the target's matrix unit; empty when it can.
+  virtual std::string whyNotMma(KernelLowering &k, tile::DotOp dot) = 0;
+  /// Whether a tile.read result used by an MMA dot is read in place (not
+  /// copied out of its slot).
+  virtual bool readsInPlace(KernelLowering &k, Value operand) = 0;
+  /// Shared memory the target needs beyond the rings (staged MMA operands):
+  /// reserves it from `k.sharedBytes` on.
+  virtual void planSharedExtras(KernelLowering &k) = 0;
+
+  // The kernel function.
+  /// Arguments after the kernel's operands (and before the workspace).
+  virtual void addArguments(KernelLowering &k,
+                            SmallVectorImpl<Type> &types) = 0;
+  /// Attributes on the gpu.func (compiler hints, the target's part of the
+  /// runner interface); called once the body is emitted too (`done`).
+  virtual void annotate(KernelLowering &k, gpu::GPUFuncOp func, bool done) = 0;
+  /// Code at the start of the function body.
+  virtual void prologue(KernelLowering &k) = 0;
+  /// Code at the start of a role's branch (register budget).
+  virtual LogicalResult enterRole(KernelLowering &k, schedule::RoleOp role) = 0;
+
+  // Emission.
+  /// Byte offset, within its slot of a swizzled ring, of tile element
+  /// `index`.
+  virtual Value swizzledByte(KernelLowering &k, const Ring &ring,
+                             ValueRange index) = 0;
+  /// A barrier among the threads of `group` (not a whole CTA).
+  virtual void partialBarrier(KernelLowering &k, const Group &group) = 0;
+  /// Makes the group's generic-proxy shared-memory writes visible to the
+  /// async units.
+  virtual void proxyFence(KernelLowering &k) = 0;
+  /// mbarriers: an array of `size` barriers expecting `count` arrivals each.
+  virtual FailureOr<Value> createBarriers(KernelLowering &k,
+                                          schedule::MBarrierInitOp init) = 0;
+  virtual LogicalResult emitBarrierOp(KernelLowering &k, Operation *op,
+                                      Value barriers) = 0;
+  /// One async copy of a `schedule.async` copy region, completing on
+  /// barrier `index` of `barriers`. Run by one thread of the group.
+  virtual LogicalResult emitAsyncCopy(KernelLowering &k, tile::CopyOp copy,
+                                      Value barriers, Value index) = 0;
+  /// Whether `unit` is the unit of the target's async copies / MMAs.
+  virtual bool isCopyUnit(schedule::AsyncUnit unit) const = 0;
+  virtual bool isMmaUnit(schedule::AsyncUnit unit) const = 0;
+  /// Puts the operands of `dot` (whyNotMma empty) where the matrix unit
+  /// reads them (staging them if needed); returns what emitMma takes.
+  virtual FailureOr<SmallVector<Value>>
+  prepareMmaOperands(KernelLowering &k, tile::DotOp dot) = 0;
+  /// Emits `dot` on the matrix unit: `acc` + lhs * rhs, with the operands
+  /// prepareMmaOperands returned; `async` is its region if it has one.
+  /// Returns the new accumulator.
+  virtual FailureOr<Value> emitMma(KernelLowering &k, tile::DotOp dot,
+                                   schedule::AsyncOp async,
+                                   ArrayRef<Value> operands, Value acc) = 0;
+  /// A zero accumulator of `type` in the target's register form.
+  virtual Value zeroAccumulator(KernelLowering &k, RankedTensorType type) = 0;
+  /// Calls `body` with each register of accumulator `acc` that the calling
+  /// thread holds, and its (row, column).
+  virtual void
+  forEachAccumulatorElement(KernelLowering &k, Value acc, RankedTensorType type,
+                            function_ref<void(Value v, Value row, Value col)>
+                                body) = 0;
+  /// schedule.wait_group.
+  virtual LogicalResult emitWaitGroup(KernelLowering &k,
+                                      schedule::WaitGroupOp op) = 0;
+};
+
+/// Lowers one kernel into a gpu.func at the builder's insertion point.
+class KernelLowering {
+public:
+  KernelLowering(tile::KernelOp kernel, OpBuilder &builder,
+                 LoweringTarget &target)
+      : kernel(kernel), b(builder), loc(kernel.getLoc()), target(target) {}
+
+  FailureOr<gpu::GPUFuncOp> run();
+
+  // Services for the target.
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value scalar(Value v) { return mapping.lookupOrNull(v); }
+  SmallVector<Value> lowered(ValueRange values) {
+    return llvm::map_to_vector(values, [&](Value v) { return scalar(v); });
+  }
+  LogicalResult fail(Operation *op, const Twine &msg);
+  Ring *ringOf(Value buffer);
+  Value slotIndex(Ring &ring, ValueRange slotIdx);
+  /// Byte of `ring`'s slot `slot` from the aligned shared-memory base.
+  Value slotByte(Ring &ring, Value slot);
+  Value sharedElementIndex(Ring &ring, Value slot, ValueRange idx);
+  Value dynamicShared();
+  Value electOne(); // i1: the first thread of the group
+  void groupBarrier();
+  Value allocBuffer(RankedTensorType type);
+  LogicalResult prepare(Value tile);
+  FailureOr<Value> element(Value tile, ValueRange idx);
+  void forEachElement(ArrayRef<int64_t> shape,
+                      function_ref<LogicalResult(ValueRange)> body,
+                      LogicalResult &status);
+  void storeAccumulator(Value acc, RankedTensorType type, Value buffer);
+  /// The target's walk of an accumulator's registers (see LoweringTarget).
+  void
+  forEachAccumulatorElement(Value acc, RankedTensorType type,
+                            function_ref<void(Value v, Value row, Value col)>
+                                body);
+  LogicalResult emitOp(Operation *op);
+
+  tile::KernelOp kernel;
+  OpBuilder &b;
+  Location loc;
+  LoweringTarget &target;
+  gpu::GPUFuncOp func;
+
+  // Plans.
+  llvm::MapVector<Value, Ring> rings;
+  int64_t sharedBytes = 0;
+  // In program order: iteration order decides the staging layout, which
+  // must not depend on pointer values.
+  SetVector<Operation *> mmaDots;
+  DenseSet<Value> accValues; // tiles held as accumulators
+  SmallVector<schedule::RoleOp> roles;
+
+  // Emission state.
+  IRMapping mapping;
+  DenseMap<Value, TileRep> tiles;
+  Group group;
+  Value tid, ringBase;
+  bool simtSinceBarrier = false;
+  DenseSet<Operation *> consumed; // ops folded into another's lowering
+
+private:
+  LogicalResult planShared();
+  void planAccumulators();
+
+  LogicalResult emitBlock(Block &block);
+  bool neededByCurrentRole(Operation *op);
+  LogicalResult emitFor(scf::ForOp op);
+  LogicalResult emitIf(scf::IfOp op);
+  LogicalResult emitAsync(schedule::AsyncOp op);
+  LogicalResult emitMmaDot(tile::DotOp dot, schedule::AsyncOp async);
+  LogicalResult emitStore(tile::StoreOp op);
+  LogicalResult emitCopy(tile::CopyOp op);
+  LogicalResult emitWrite(tile::WriteOp op);
+  LogicalResult materialize(Value tile);
+  LogicalResult fillBuffer(Value buffer, Value tile);
+  LogicalResult
+  foldInto(Value result, int64_t begin, int64_t end,
+           function_ref<FailureOr<Value>(ValueRange)> init,
+           function_ref<FailureOr<Value>(ValueRange, Value, Value)> step);
+  Value globalElement(Value memref, ArrayRef<int64_t> tileShape,
+                      ValueRange blockIdx, ValueRange offsets,
+                      ValueRange bounds, Attribute padding, ValueRange idx,
+                      Type elementType);
+  void globalStore(Value memref, ArrayRef<int64_t> tileShape,
+                   ValueRange blockIdx, ValueRange offsets, ValueRange bounds,
+                   ValueRange idx, Value v, bool add);
+  Value sharedView(Ring &ring, Type elementType);
+
+  DenseMap<Value, Value> mbarrierGroups;
+  DenseSet<Value> absent; // values of other roles
+  StringRef currentRole;
+  Value workspace, workspaceBase;
+  int64_t workspaceBytes = 0;
+  DenseSet<Operation *> ghosts; // pure computations that only feed tags
+};
+
+/// Lowers every kernel of `module` that is not only a contract's reference
+/// into one gpu.module (`@tiletag_kernels`) of a gpu.container_module. Each
+/// kernel must have been proved (stamps valid), unless `allowUnverified`,
+/// which warns. `makeTarget` gives a fresh target per kernel.
+LogicalResult
+lowerKernels(ModuleOp module, bool allowUnverified,
+             function_ref<std::unique_ptr<LoweringTarget>()> makeTarget);
+
+/// Position of tile element `idx` in the global memref `memref`, per the
+/// tile dialect's block addressing.
+SmallVector<Value> globalPosition(OpBuilder &b, Location loc, Value memref,
+                                  ArrayRef<int64_t> tileShape,
+                                  ValueRange blockIdx, ValueRange offsets,
+                                  ValueRange idx);
+
+/// The value a role or async result stands for: what its region yields.
+Value yieldedSource(Value v);
+/// Whether `v` is a constant splat of floating-point zero.
+bool isZeroSplat(Value v);
+
+} // namespace mlir::tiletag::conversion
+
+#endif // TILETAG_CONVERSION_TILETOGPU_KERNELLOWERING_H

@@ -1,0 +1,1523 @@
+//===- KernelLowering.cpp - target-neutral tile + schedule lowering ------===//
+//
+// Part of the TileTag project.
+//
+// Each tile.kernel becomes one gpu.func. The kernel body is walked once per
+// warp role (once if it has none); each op is emitted for the threads of the
+// role it runs in (its "group"). See KernelLowering.h for how tiles are
+// represented; what is specific to a GPU is asked of the LoweringTarget.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileTag/Conversion/TileToGPU/KernelLowering.h"
+
+#include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
+#include "TileTag/Dialect/Tag/IR/TagOps.h"
+#include "TileTag/Dialect/Tile/IR/TileOps.h"
+#include "TileTag/Support/ProofStamp.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::tiletag;
+using namespace mlir::tiletag::conversion;
+
+int64_t conversion::byteWidth(Type t) {
+  if (t.isIndex())
+    return 8;
+  return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+}
+
+int64_t Ring::slotBytes() const {
+  int64_t n = byteWidth(type.getElementType());
+  for (int64_t d : tile)
+    n *= d;
+  return n;
+}
+
+LoweringTarget::~LoweringTarget() = default;
+
+LogicalResult KernelLowering::fail(Operation *op, const Twine &msg) {
+  return op->emitOpError() << "cannot be lowered to " << target.name() << ": "
+                           << msg;
+}
+
+//===----------------------------------------------------------------------===//
+// Planning
+//===----------------------------------------------------------------------===//
+
+Ring *KernelLowering::ringOf(Value buffer) {
+  auto it = rings.find(buffer);
+  return it == rings.end() ? nullptr : &it->second;
+}
+
+LogicalResult KernelLowering::planShared() {
+  LogicalResult status = success();
+  kernel.walk([&](tile::AllocSharedOp alloc) {
+    Ring ring;
+    ring.type = alloc.getType();
+    if (!llvm::isa<IntegerType, FloatType>(ring.type.getElementType()))
+      status = fail(alloc, "shared buffers of this element type");
+    rings[alloc.getResult()] = ring;
+  });
+  // Slot dimensions come from the accesses (the verifier keeps them
+  // consistent).
+  auto noteSlots = [&](Value buffer, unsigned n) {
+    if (Ring *r = ringOf(buffer)) {
+      r->tile.assign(tile::slotTileShape(r->type, n).begin(),
+                     tile::slotTileShape(r->type, n).end());
+    }
+  };
+  kernel.walk([&](Operation *op) {
+    if (auto read = dyn_cast<tile::ReadOp>(op))
+      noteSlots(read.getBuffer(), read.getIndices().size());
+    else if (auto write = dyn_cast<tile::WriteOp>(op))
+      noteSlots(write.getBuffer(), write.getIndices().size());
+    else if (auto copy = dyn_cast<tile::CopyOp>(op))
+      noteSlots(copy.isGlobalToShared() ? copy.getDest() : copy.getSource(),
+                copy.isGlobalToShared() ? copy.getDestIndices().size()
+                                        : copy.getSourceIndices().size());
+  });
+  for (auto &[value, ring] : rings) {
+    if (ring.tile.empty()) // never sliced: one slot holding the whole buffer
+      ring.tile.assign(ring.type.getShape().begin(),
+                       ring.type.getShape().end());
+    ring.swizzled = target.swizzles(ring);
+    sharedBytes = llvm::alignTo(sharedBytes, target.ringAlignment());
+    ring.offset = sharedBytes;
+    int64_t total = byteWidth(ring.type.getElementType());
+    for (int64_t d : ring.type.getShape())
+      total *= d;
+    sharedBytes += total;
+  }
+  return status;
+}
+
+Value conversion::yieldedSource(Value v) {
+  while (auto res = dyn_cast<OpResult>(v)) {
+    Operation *owner = res.getOwner();
+    if (!isa<schedule::RoleOp, schedule::AsyncOp>(owner))
+      return v;
+    auto yield =
+        cast<schedule::YieldOp>(owner->getRegion(0).front().getTerminator());
+    v = yield.getValues()[res.getResultNumber()];
+  }
+  return v;
+}
+
+bool conversion::isZeroSplat(Value v) {
+  DenseElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
+    return false;
+  if (auto f = dyn_cast<FloatAttr>(attr.getSplatValue<Attribute>()))
+    return f.getValue().isZero();
+  return false;
+}
+
+/// Finds the tiles that stay in accumulator registers: results of MMA dots
+/// whose accumulator is zero or itself an accumulator, and loop values
+/// carried only between such dots (a greatest fixpoint).
+void KernelLowering::planAccumulators() {
+  kernel.walk([&](tile::DotOp dot) {
+    if (target.whyNotMma(*this, dot).empty())
+      mmaDots.insert(dot);
+  });
+  SmallVector<BlockArgument> carried;
+  kernel.walk([&](scf::ForOp loop) {
+    for (BlockArgument arg : loop.getRegionIterArgs())
+      if (isa<RankedTensorType>(arg.getType()))
+        carried.push_back(arg);
+  });
+  DenseSet<Value> candidates;
+  for (Operation *dot : mmaDots)
+    candidates.insert(dot->getResult(0));
+  for (BlockArgument arg : carried)
+    candidates.insert(arg);
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Operation *dot : mmaDots) {
+      Value result = dot->getResult(0);
+      if (!candidates.contains(result))
+        continue;
+      Value acc = cast<tile::DotOp>(dot).getAcc();
+      if (!isZeroSplat(acc) && !candidates.contains(yieldedSource(acc))) {
+        candidates.erase(result);
+        changed = true;
+      }
+    }
+    for (BlockArgument arg : carried) {
+      if (!candidates.contains(arg))
+        continue;
+      auto loop = cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      unsigned i = arg.getArgNumber() - 1;
+      Value init = loop.getInitArgs()[i];
+      Value next = yieldedSource(loop.getYieldedValues()[i]);
+      if ((!isZeroSplat(init) && !candidates.contains(yieldedSource(init))) ||
+          !candidates.contains(next)) {
+        candidates.erase(arg);
+        changed = true;
+      }
+    }
+  }
+  // Dots outside an accumulator chain start from zero and add their
+  // accumulator afterwards; only chains keep results in registers.
+  for (Operation *dot : mmaDots)
+    if (isZeroSplat(cast<tile::DotOp>(dot).getAcc()))
+      candidates.insert(dot->getResult(0));
+  accValues = std::move(candidates);
+}
+
+//===----------------------------------------------------------------------===//
+// Emission helpers
+//===----------------------------------------------------------------------===//
+
+void KernelLowering::groupBarrier() {
+  simtSinceBarrier = false;
+  if (group.wholeCTA) {
+    gpu::BarrierOp::create(b, loc);
+    return;
+  }
+  target.partialBarrier(*this, group);
+}
+
+Value KernelLowering::electOne() {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                               idx(group.first));
+}
+
+void KernelLowering::forEachElement(
+    ArrayRef<int64_t> shape, function_ref<LogicalResult(ValueRange)> body,
+    LogicalResult &status) {
+  int64_t numel = 1;
+  for (int64_t d : shape)
+    numel *= d;
+  Value start = arith::SubIOp::create(b, loc, tid, idx(group.first));
+  auto loop = scf::ForOp::create(b, loc, start, idx(numel), idx(group.size));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value rest = loop.getInductionVar();
+  SmallVector<Value> index(shape.size());
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    if (d == 0) {
+      index[d] = rest;
+      break;
+    }
+    index[d] = arith::RemUIOp::create(b, loc, rest, idx(shape[d]));
+    rest = arith::DivUIOp::create(b, loc, rest, idx(shape[d]));
+  }
+  if (failed(body(index)))
+    status = failure();
+  simtSinceBarrier = true;
+}
+
+Value KernelLowering::allocBuffer(RankedTensorType type) {
+  int64_t bytes = byteWidth(type.getElementType()) * type.getNumElements();
+  int64_t offset = workspaceBytes;
+  workspaceBytes += llvm::alignTo(bytes, 16);
+  Value shift = arith::AddIOp::create(b, loc, workspaceBase, idx(offset));
+  auto viewType = MemRefType::get(type.getShape(), type.getElementType());
+  return memref::ViewOp::create(b, loc, viewType, workspace, shift,
+                                ValueRange{});
+}
+
+Value KernelLowering::sharedView(Ring &ring, Type elementType) {
+  int64_t total = byteWidth(elementType);
+  for (int64_t d : ring.type.getShape())
+    total *= d;
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  auto viewType = MemRefType::get({total / byteWidth(elementType)}, elementType,
+                                  MemRefLayoutAttrInterface(), space);
+  Value shift = arith::AddIOp::create(b, loc, ringBase, idx(ring.offset));
+  return memref::ViewOp::create(b, loc, viewType, dynamicShared(), shift,
+                                ValueRange{});
+}
+
+Value KernelLowering::dynamicShared() {
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  return gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface(), space));
+}
+
+Value KernelLowering::slotByte(Ring &ring, Value slot) {
+  return arith::AddIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, ringBase, idx(ring.offset)),
+      arith::MulIOp::create(b, loc, slot, idx(ring.slotBytes())));
+}
+
+Value KernelLowering::slotIndex(Ring &ring, ValueRange slotIdx) {
+  Value linear = idx(0);
+  for (auto [d, s] : llvm::enumerate(slotIdx)) {
+    linear =
+        arith::MulIOp::create(b, loc, linear, idx(ring.type.getDimSize(d)));
+    linear = arith::AddIOp::create(b, loc, linear, s);
+  }
+  return linear;
+}
+
+/// Element index (in elements of the ring's type) of tile element `idx` in
+/// slot `slot`: row-major, or as the target's swizzle places it.
+Value KernelLowering::sharedElementIndex(Ring &ring, Value slot,
+                                         ValueRange index) {
+  int64_t width = byteWidth(ring.type.getElementType());
+  Value base = arith::MulIOp::create(b, loc, slot, idx(ring.slotBytes()));
+  Value byte;
+  if (ring.swizzled) {
+    byte = target.swizzledByte(*this, ring, index);
+  } else {
+    Value linear = idx(0);
+    for (auto [d, i] : llvm::enumerate(index)) {
+      linear = arith::MulIOp::create(b, loc, linear, idx(ring.tile[d]));
+      linear = arith::AddIOp::create(b, loc, linear, i);
+    }
+    byte = arith::MulIOp::create(b, loc, linear, idx(width));
+  }
+  Value total = arith::AddIOp::create(b, loc, base, byte);
+  return arith::DivUIOp::create(b, loc, total, idx(width));
+}
+
+SmallVector<Value> conversion::globalPosition(OpBuilder &b, Location loc,
+                                              Value memref,
+                                              ArrayRef<int64_t> tileShape,
+                                              ValueRange blockIdx,
+                                              ValueRange offsets,
+                                              ValueRange idx) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> block = tile::blockShape(tileShape, rank);
+  int64_t lead = rank - tileShape.size();
+  SmallVector<Value> pos;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value p = arith::MulIOp::create(
+        b, loc, blockIdx[d], arith::ConstantIndexOp::create(b, loc, block[d]));
+    if (!offsets.empty())
+      p = arith::AddIOp::create(b, loc, p, offsets[d]);
+    if (d >= lead)
+      p = arith::AddIOp::create(b, loc, p, idx[d - lead]);
+    pos.push_back(p);
+  }
+  return pos;
+}
+
+static Value inRange(OpBuilder &b, Location loc, Value memref,
+                     ArrayRef<Value> pos, ValueRange bounds) {
+  Value ok;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  for (auto [d, p] : llvm::enumerate(pos)) {
+    Value bound = bounds.empty()
+                      ? memref::DimOp::create(b, loc, memref, d).getResult()
+                      : bounds[d];
+    Value c = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, p, zero),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, p, bound));
+    ok = ok ? arith::AndIOp::create(b, loc, ok, c).getResult() : c;
+  }
+  return ok;
+}
+
+Value KernelLowering::globalElement(Value memref, ArrayRef<int64_t> tileShape,
+                                    ValueRange blockIdx, ValueRange offsets,
+                                    ValueRange bounds, Attribute padding,
+                                    ValueRange index, Type elementType) {
+  SmallVector<Value> pos =
+      globalPosition(b, loc, memref, tileShape, blockIdx, offsets, index);
+  if (!padding) // unchecked: the tag checker proved it in range
+    return memref::LoadOp::create(b, loc, memref, pos);
+  Value ok = inRange(b, loc, memref, pos, bounds);
+  auto branch = scf::IfOp::create(b, loc, TypeRange{elementType}, ok,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    Value v = memref::LoadOp::create(b, loc, memref, pos);
+    scf::YieldOp::create(b, loc, v);
+    b.setInsertionPointToStart(branch.elseBlock());
+    Value pad = arith::ConstantOp::create(b, loc, cast<TypedAttr>(padding));
+    scf::YieldOp::create(b, loc, pad);
+  }
+  return branch.getResult(0);
+}
+
+void KernelLowering::globalStore(Value memref, ArrayRef<int64_t> tileShape,
+                                 ValueRange blockIdx, ValueRange offsets,
+                                 ValueRange bounds, ValueRange index, Value v,
+                                 bool add) {
+  SmallVector<Value> pos =
+      globalPosition(b, loc, memref, tileShape, blockIdx, offsets, index);
+  Value ok = inRange(b, loc, memref, pos, bounds);
+  auto branch = scf::IfOp::create(b, loc, ok);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  if (add)
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf, v, memref,
+                                pos);
+  else
+    memref::StoreOp::create(b, loc, v, memref, pos);
+}
+
+//===----------------------------------------------------------------------===//
+// Tiles: elements, materialization
+//===----------------------------------------------------------------------===//
+
+static bool isElementwise(Operation *op) {
+  if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+      isa<arith::ConstantOp>(op) || op->getNumResults() != 1)
+    return false;
+  return isa<RankedTensorType>(op->getResult(0).getType());
+}
+
+/// Acc tiles that a lazy tile reads must be in memory before a consumer walks
+/// its elements.
+LogicalResult KernelLowering::prepare(Value tile) {
+  auto it = tiles.find(tile);
+  if (it == tiles.end())
+    return success();
+  if (it->second.kind == TileRep::Acc)
+    return materialize(tile);
+  if (it->second.kind != TileRep::Lazy)
+    return success();
+  for (Value operand : it->second.op->getOperands())
+    if (isa<RankedTensorType>(operand.getType()) && failed(prepare(operand)))
+      return failure();
+  return success();
+}
+
+FailureOr<Value> KernelLowering::element(Value tile, ValueRange index) {
+  auto it = tiles.find(tile);
+  if (it == tiles.end()) {
+    if (absent.contains(tile))
+      return emitError(tile.getLoc())
+             << "cannot be lowered to " << target.name()
+             << ": a tile of another warp role is used here";
+    return emitError(tile.getLoc())
+           << "cannot be lowered to " << target.name()
+           << ": no lowering for the tile defined here";
+  }
+  TileRep rep = it->second;
+  switch (rep.kind) {
+  case TileRep::Buffer:
+    return memref::LoadOp::create(b, loc, rep.value, index).getResult();
+  case TileRep::Shared: {
+    Type et = rep.ring->type.getElementType();
+    Value view = sharedView(*rep.ring, et);
+    Value i = sharedElementIndex(*rep.ring, rep.value, index);
+    return memref::LoadOp::create(b, loc, view, i).getResult();
+  }
+  case TileRep::Acc:
+    return emitError(tile.getLoc()) << "internal: accumulator not prepared";
+  case TileRep::Lazy:
+    break;
+  }
+  Operation *op = rep.op;
+  Type et = cast<RankedTensorType>(tile.getType()).getElementType();
+  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+    auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+    if (!dense || !dense.isSplat())
+      return fail(op, "only splat tile constants are supported");
+    return arith::ConstantOp::create(
+               b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()))
+        .getResult();
+  }
+  if (auto splat = dyn_cast<tensor::SplatOp>(op))
+    return scalar(splat.getInput());
+  if (auto iota = dyn_cast<tile::IotaOp>(op)) {
+    Value i = index[iota.getDim()];
+    if (et.isIndex())
+      return i;
+    return arith::IndexCastOp::create(b, loc, et, i).getResult();
+  }
+  if (auto bcast = dyn_cast<tile::BroadcastOp>(op)) {
+    SmallVector<Value> in;
+    for (auto [d, i] : llvm::enumerate(index))
+      if (!llvm::is_contained(bcast.getDims(), (int64_t)d))
+        in.push_back(i);
+    return element(bcast.getInput(), in);
+  }
+  if (auto tr = dyn_cast<tile::TransposeOp>(op)) {
+    SmallVector<Value> in(index.size());
+    for (auto [k, p] : llvm::enumerate(tr.getPerm()))
+      in[p] = index[k];
+    return element(tr.getInput(), in);
+  }
+  if (isElementwise(op)) {
+    OperationState state(loc, op->getName());
+    for (Value operand : op->getOperands()) {
+      if (isa<RankedTensorType>(operand.getType())) {
+        FailureOr<Value> e = element(operand, index);
+        if (failed(e))
+          return failure();
+        state.addOperands(*e);
+      } else {
+        Value s = scalar(operand);
+        if (!s)
+          return fail(op, "an operand has no lowering");
+        state.addOperands(s);
+      }
+    }
+    state.addTypes(et);
+    state.addAttributes(op->getAttrs());
+    return b.create(state)->getResult(0);
+  }
+  return fail(op, "no element-wise lowering for this op");
+}
+
+void KernelLowering::forEachAccumulatorElement(
+    Value acc, RankedTensorType type,
+    function_ref<void(Value v, Value row, Value col)> body) {
+  target.forEachAccumulatorElement(*this, acc, type, body);
+  simtSinceBarrier = true;
+}
+
+/// Stores an accumulator into a workspace buffer of its shape.
+void KernelLowering::storeAccumulator(Value acc, RankedTensorType type,
+                                      Value buffer) {
+  forEachAccumulatorElement(acc, type, [&](Value v, Value row, Value col) {
+    memref::StoreOp::create(b, loc, v, buffer, ValueRange{row, col});
+  });
+}
+
+LogicalResult KernelLowering::materialize(Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  TileRep rep = tiles.lookup(tile);
+  if (rep.kind == TileRep::Buffer)
+    return success();
+  if (rep.kind == TileRep::Acc) {
+    Value buffer = allocBuffer(type);
+    storeAccumulator(rep.value, type, buffer);
+    groupBarrier();
+    tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
+    return success();
+  }
+  Value buffer = allocBuffer(type);
+  LogicalResult status = fillBuffer(buffer, tile);
+  groupBarrier();
+  tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
+  return status;
+}
+
+/// The group writes every element of `tile` into `buffer` (no barrier).
+LogicalResult KernelLowering::fillBuffer(Value buffer, Value tile) {
+  if (failed(prepare(tile)))
+    return failure();
+  LogicalResult status = success();
+  forEachElement(
+      cast<RankedTensorType>(tile.getType()).getShape(),
+      [&](ValueRange index) -> LogicalResult {
+        FailureOr<Value> e = element(tile, index);
+        if (failed(e))
+          return failure();
+        memref::StoreOp::create(b, loc, *e, buffer, index);
+        return success();
+      },
+      status);
+  return status;
+}
+
+//===----------------------------------------------------------------------===//
+// Operations
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::emitBlock(Block &block) {
+  for (Operation &op : block.without_terminator())
+    if (!consumed.contains(&op) && failed(emitOp(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult KernelLowering::emitStore(tile::StoreOp op) {
+  auto type = cast<RankedTensorType>(op.getValue().getType());
+  SmallVector<Value> blockIdx = lowered(op.getIndices());
+  SmallVector<Value> offsets = lowered(op.getOffsets());
+  SmallVector<Value> bounds = lowered(op.getBounds());
+  Value dest = scalar(op.getDest());
+  bool add = op.getCombine().has_value();
+  // An accumulator goes straight from its registers to memory.
+  if (auto it = tiles.find(op.getValue());
+      it != tiles.end() && it->second.kind == TileRep::Acc) {
+    Type et = cast<MemRefType>(dest.getType()).getElementType();
+    forEachAccumulatorElement(
+        it->second.value, type, [&](Value v, Value row, Value col) {
+          if (et != v.getType() && isa<FloatType>(et))
+            v = arith::TruncFOp::create(b, loc, et, v);
+          globalStore(dest, type.getShape(), blockIdx, offsets, bounds,
+                      ValueRange{row, col}, v, add);
+        });
+    return success();
+  }
+  if (failed(prepare(op.getValue())))
+    return failure();
+  LogicalResult status = success();
+  forEachElement(
+      type.getShape(),
+      [&](ValueRange index) -> LogicalResult {
+        FailureOr<Value> e = element(op.getValue(), index);
+        if (failed(e))
+          return failure();
+        globalStore(dest, type.getShape(), blockIdx, offsets, bounds, index, *e,
+                    add);
+        return success();
+      },
+      status);
+  return status;
+}
+
+/// A synchronous copy between global memory and a shared slot.
+LogicalResult KernelLowering::emitCopy(tile::CopyOp op) {
+  bool toShared = op.isGlobalToShared();
+  Ring *ring = ringOf(toShared ? op.getDest() : op.getSource());
+  if (!ring)
+    return fail(op, "the shared side must be a tile.alloc_shared buffer");
+  Value global = scalar(toShared ? op.getSource() : op.getDest());
+  SmallVector<Value> blockIdx =
+      lowered(toShared ? op.getSourceIndices() : op.getDestIndices());
+  SmallVector<Value> slotIdx =
+      lowered(toShared ? op.getDestIndices() : op.getSourceIndices());
+  SmallVector<Value> offsets = lowered(op.getOffsets());
+  SmallVector<Value> bounds = lowered(op.getBounds());
+  Type et = ring->type.getElementType();
+  Value slot = slotIndex(*ring, slotIdx);
+  LogicalResult status = success();
+  forEachElement(
+      ring->tile,
+      [&](ValueRange index) -> LogicalResult {
+        Value view = sharedView(*ring, et);
+        Value at = sharedElementIndex(*ring, slot, index);
+        if (toShared) {
+          Value v = globalElement(global, ring->tile, blockIdx, offsets, bounds,
+                                  op.getPaddingAttr(), index, et);
+          memref::StoreOp::create(b, loc, v, view, at);
+        } else {
+          Value v = memref::LoadOp::create(b, loc, view, at);
+          globalStore(global, ring->tile, blockIdx, offsets, bounds, index, v,
+                      false);
+        }
+        return success();
+      },
+      status);
+  return status;
+}
+
+LogicalResult KernelLowering::emitWrite(tile::WriteOp op) {
+  Ring *ring = ringOf(op.getBuffer());
+  if (!ring)
+    return fail(op, "the buffer must be a tile.alloc_shared buffer");
+  if (failed(prepare(op.getValue())))
+    return failure();
+  SmallVector<Value> slotIdx = lowered(op.getIndices());
+  Value slot = slotIndex(*ring, slotIdx);
+  LogicalResult status = success();
+  forEachElement(
+      ring->tile,
+      [&](ValueRange index) -> LogicalResult {
+        FailureOr<Value> e = element(op.getValue(), index);
+        if (failed(e))
+          return failure();
+        Value view = sharedView(*ring, ring->type.getElementType());
+        memref::StoreOp::create(b, loc, *e, view,
+                                sharedElementIndex(*ring, slot, index));
+        return success();
+      },
+      status);
+  return status;
+}
+
+/// A dot on the matrix unit. Its accumulator stays in registers when it is
+/// zero or an accumulator already; otherwise the product starts from zero and
+/// the accumulator is added element by element afterwards.
+LogicalResult KernelLowering::emitMmaDot(tile::DotOp dot,
+                                         schedule::AsyncOp async) {
+  FailureOr<SmallVector<Value>> operands =
+      target.prepareMmaOperands(*this, dot);
+  if (failed(operands))
+    return failure();
+  auto type = cast<RankedTensorType>(dot.getType());
+  Value acc;
+  bool addAfter = false;
+  if (isZeroSplat(dot.getAcc())) {
+    acc = target.zeroAccumulator(*this, type);
+  } else if (auto it = tiles.find(dot.getAcc());
+             it != tiles.end() && it->second.kind == TileRep::Acc) {
+    acc = it->second.value;
+  } else {
+    acc = target.zeroAccumulator(*this, type);
+    addAfter = true;
+  }
+  FailureOr<Value> d = target.emitMma(*this, dot, async, *operands, acc);
+  if (failed(d))
+    return failure();
+  if (!addAfter) {
+    tiles[dot.getResult()] = {TileRep::Acc, nullptr, *d, nullptr};
+  } else {
+    // result = A B + acc: the product leaves the registers, then the
+    // accumulator is added element by element (the wait above was depth 0).
+    if (failed(prepare(dot.getAcc())))
+      return failure();
+    Value buffer = allocBuffer(type);
+    storeAccumulator(*d, type, buffer);
+    groupBarrier();
+    LogicalResult status = success();
+    forEachElement(
+        type.getShape(),
+        [&](ValueRange index) -> LogicalResult {
+          FailureOr<Value> a = element(dot.getAcc(), index);
+          if (failed(a))
+            return failure();
+          Value p = memref::LoadOp::create(b, loc, buffer, index);
+          memref::StoreOp::create(b, loc, arith::AddFOp::create(b, loc, p, *a),
+                                  buffer, index);
+          return success();
+        },
+        status);
+    groupBarrier();
+    if (failed(status))
+      return failure();
+    tiles[dot.getResult()] = {TileRep::Buffer, nullptr, buffer, nullptr};
+  }
+  if (async)
+    tiles[async.getResult(0)] = TileRep(tiles.lookup(dot.getResult()));
+  return success();
+}
+
+LogicalResult KernelLowering::emitAsync(schedule::AsyncOp op) {
+  schedule::AsyncUnit unit = op.getUnit();
+  StringRef unitName = schedule::stringifyAsyncUnit(unit);
+  if (target.isCopyUnit(unit)) {
+    Value barriers =
+        op.getBarrier() ? mbarrierGroups.lookup(op.getBarrier()) : Value();
+    if (!barriers)
+      return fail(op, "a " + unitName.upper() +
+                          " region must complete on an mbarrier");
+    Value index = scalar(op.getBarrierIndex());
+    Value one = electOne();
+    auto branch = scf::IfOp::create(b, loc, one);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    for (Operation &inner : op.getBody().front().without_terminator()) {
+      auto copy = dyn_cast<tile::CopyOp>(inner);
+      if (!copy) {
+        if (isOpTriviallyDead(&inner) || isa<arith::ConstantOp>(inner)) {
+          if (failed(emitOp(&inner)))
+            return failure();
+          continue;
+        }
+        return fail(&inner,
+                    "only tile.copy runs on the " + unitName.upper() + " unit");
+      }
+      if (failed(target.emitAsyncCopy(*this, copy, barriers, index)))
+        return failure();
+    }
+    return success();
+  }
+  if (!target.isMmaUnit(unit))
+    return fail(op, unitName.upper() + " regions are not served by " +
+                        target.lowering());
+  // A dot runs on the matrix unit, or the kernel is refused (its schedule
+  // asks for the matrix unit); other ops in the region run synchronously (a
+  // valid refinement: they complete before any wait).
+  for (Operation &inner : op.getBody().front().without_terminator()) {
+    if (auto dot = dyn_cast<tile::DotOp>(inner)) {
+      if (!mmaDots.contains(dot))
+        return fail(dot, "the schedule runs this tile.dot on " + unitName +
+                             ", which cannot serve it: " +
+                             target.whyNotMma(*this, dot));
+      if (failed(emitMmaDot(dot, op)))
+        return failure();
+      continue;
+    }
+    if (failed(emitOp(&inner)))
+      return failure();
+  }
+  auto yield = cast<schedule::YieldOp>(op.getBody().front().getTerminator());
+  for (auto [res, v] : llvm::zip(op.getResults(), yield.getValues())) {
+    if (tiles.count(v))
+      tiles[res] = TileRep(tiles.lookup(v));
+    else if (Value s = scalar(v))
+      mapping.map(res, s);
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::emitFor(scf::ForOp op) {
+  // Carried values: scalars and accumulators are loop-carried SSA values;
+  // other tiles live in a buffer owned by the loop.
+  SmallVector<Value> inits;
+  SmallVector<int> carriedIndex(op.getNumRegionIterArgs(), -1);
+  SmallVector<Value> buffers(op.getNumRegionIterArgs());
+  auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+  for (auto [i, arg] : llvm::enumerate(op.getRegionIterArgs())) {
+    Value init = op.getInitArgs()[i];
+    Value next = yieldedSource(yield.getOperand(i));
+    // Values of another role are not computed in this role's copy of the loop.
+    if (auto role = next.getDefiningOp<schedule::RoleOp>();
+        (role && role.getName() != currentRole) || absent.contains(next)) {
+      absent.insert(arg);
+      absent.insert(op.getResult(i));
+      continue;
+    }
+    if (auto res = dyn_cast<OpResult>(yield.getOperand(i)))
+      if (auto role = dyn_cast<schedule::RoleOp>(res.getOwner());
+          role && role.getName() != currentRole) {
+        absent.insert(arg);
+        absent.insert(op.getResult(i));
+        continue;
+      }
+    if (accValues.contains(arg)) {
+      auto type = cast<RankedTensorType>(arg.getType());
+      Value v;
+      if (isZeroSplat(init))
+        v = target.zeroAccumulator(*this, type);
+      else
+        v = tiles.lookup(init).value;
+      carriedIndex[i] = inits.size();
+      inits.push_back(v);
+      continue;
+    }
+    if (auto type = dyn_cast<RankedTensorType>(arg.getType())) {
+      buffers[i] = allocBuffer(type);
+      if (failed(fillBuffer(buffers[i], init)))
+        return failure();
+      continue;
+    }
+    Value s = scalar(init);
+    if (!s)
+      return fail(op, "a loop-carried value has no lowering");
+    carriedIndex[i] = inits.size();
+    inits.push_back(s);
+  }
+  if (llvm::any_of(buffers, [](Value v) { return v; }))
+    groupBarrier();
+
+  auto loop = scf::ForOp::create(b, loc, scalar(op.getLowerBound()),
+                                 scalar(op.getUpperBound()),
+                                 scalar(op.getStep()), inits);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    // The builder adds an empty yield to loops without carried values.
+    if (!loop.getBody()->empty())
+      loop.getBody()->back().erase();
+    b.setInsertionPointToEnd(loop.getBody());
+    mapping.map(op.getInductionVar(), loop.getInductionVar());
+    for (auto [i, arg] : llvm::enumerate(op.getRegionIterArgs())) {
+      if (carriedIndex[i] >= 0) {
+        Value v = loop.getRegionIterArgs()[carriedIndex[i]];
+        if (accValues.contains(arg))
+          tiles[arg] = {TileRep::Acc, nullptr, v, nullptr};
+        else
+          mapping.map(arg, v);
+      } else if (buffers[i]) {
+        tiles[arg] = {TileRep::Buffer, nullptr, buffers[i], nullptr};
+      }
+    }
+    if (failed(emitBlock(*op.getBody())))
+      return failure();
+    // Yield: materialize what the next iteration reads (so that no value
+    // still needed reads a buffer being overwritten), then copy it in.
+    SmallVector<Value> yielded;
+    bool copied = false;
+    for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
+      if (carriedIndex[i] >= 0) {
+        if (accValues.contains(op.getRegionIterArgs()[i])) {
+          auto it = tiles.find(v);
+          if (it == tiles.end() || it->second.kind != TileRep::Acc)
+            return fail(op, "an accumulator must be carried unchanged "
+                            "between matrix-unit dots");
+          yielded.push_back(it->second.value);
+        } else {
+          yielded.push_back(scalar(v));
+        }
+        continue;
+      }
+      if (!buffers[i])
+        continue;
+      if (failed(materialize(v)))
+        return failure();
+    }
+    for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
+      if (!buffers[i] || tiles.lookup(v).value == buffers[i])
+        continue;
+      Value src = tiles.lookup(v).value, dst = buffers[i];
+      auto type = cast<RankedTensorType>(v.getType());
+      LogicalResult status = success();
+      forEachElement(
+          type.getShape(),
+          [&](ValueRange index) -> LogicalResult {
+            Value e = memref::LoadOp::create(b, loc, src, index);
+            memref::StoreOp::create(b, loc, e, dst, index);
+            return success();
+          },
+          status);
+      copied = true;
+    }
+    if (copied)
+      groupBarrier();
+    scf::YieldOp::create(b, loc, yielded);
+  }
+  for (auto [i, res] : llvm::enumerate(op.getResults())) {
+    if (carriedIndex[i] >= 0) {
+      Value v = loop.getResult(carriedIndex[i]);
+      if (accValues.contains(op.getRegionIterArgs()[i]))
+        tiles[res] = {TileRep::Acc, nullptr, v, nullptr};
+      else
+        mapping.map(res, v);
+    } else if (buffers[i]) {
+      tiles[res] = {TileRep::Buffer, nullptr, buffers[i], nullptr};
+    }
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::emitIf(scf::IfOp op) {
+  // Tile results go through buffers written by each branch; scalars are
+  // results.
+  SmallVector<Type> types;
+  SmallVector<Value> buffers(op.getNumResults());
+  for (auto [i, res] : llvm::enumerate(op.getResults())) {
+    if (auto type = dyn_cast<RankedTensorType>(res.getType())) {
+      buffers[i] = allocBuffer(type);
+      continue;
+    }
+    types.push_back(res.getType());
+  }
+  Value cond = scalar(op.getCondition());
+  auto branch =
+      scf::IfOp::create(b, loc, types, cond,
+                        /*withElseRegion=*/!op.getElseRegion().empty());
+  auto emitBranch = [&](Region &from, Block *to) -> LogicalResult {
+    OpBuilder::InsertionGuard guard(b);
+    // scf.if's builder adds an empty yield when there are no results.
+    if (!to->empty())
+      to->back().erase();
+    b.setInsertionPointToEnd(to);
+    if (failed(emitBlock(from.front())))
+      return failure();
+    auto yield = cast<scf::YieldOp>(from.front().getTerminator());
+    SmallVector<Value> results;
+    for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
+      if (!buffers[i]) {
+        results.push_back(scalar(v));
+        continue;
+      }
+      if (failed(fillBuffer(buffers[i], v)))
+        return failure();
+    }
+    scf::YieldOp::create(b, loc, results);
+    return success();
+  };
+  if (failed(emitBranch(op.getThenRegion(), branch.thenBlock())))
+    return failure();
+  if (!op.getElseRegion().empty() &&
+      failed(emitBranch(op.getElseRegion(), branch.elseBlock())))
+    return failure();
+  if (llvm::any_of(buffers, [](Value v) { return v; }))
+    groupBarrier();
+  unsigned next = 0;
+  for (auto [i, res] : llvm::enumerate(op.getResults())) {
+    if (buffers[i])
+      tiles[res] = {TileRep::Buffer, nullptr, buffers[i], nullptr};
+    else
+      mapping.map(res, branch.getResult(next++));
+  }
+  return success();
+}
+
+/// Materializes `result`: each of its elements folds `step` over
+/// [begin, end), starting from `init` (a dot's K loop, a reduction).
+LogicalResult KernelLowering::foldInto(
+    Value result, int64_t begin, int64_t end,
+    function_ref<FailureOr<Value>(ValueRange)> init,
+    function_ref<FailureOr<Value>(ValueRange, Value, Value)> step) {
+  auto type = cast<RankedTensorType>(result.getType());
+  Value buffer = allocBuffer(type);
+  LogicalResult status = success();
+  forEachElement(
+      type.getShape(),
+      [&](ValueRange index) -> LogicalResult {
+        FailureOr<Value> first = init(index);
+        if (failed(first))
+          return failure();
+        auto loop = scf::ForOp::create(b, loc, idx(begin), idx(end), idx(1),
+                                       ValueRange{*first});
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        FailureOr<Value> next =
+            step(index, loop.getInductionVar(), loop.getRegionIterArgs()[0]);
+        if (failed(next))
+          return failure();
+        scf::YieldOp::create(b, loc, *next);
+        b.setInsertionPointAfter(loop);
+        memref::StoreOp::create(b, loc, loop.getResult(0), buffer, index);
+        return success();
+      },
+      status);
+  groupBarrier();
+  tiles[result] = {TileRep::Buffer, nullptr, buffer, nullptr};
+  return status;
+}
+
+/// Whether the current role's copy of the kernel uses a result of `op`
+/// (which sits outside every role), directly or through other such ops.
+bool KernelLowering::neededByCurrentRole(Operation *op) {
+  for (Operation *user : op->getUsers()) {
+    if (auto role = dyn_cast<schedule::RoleOp>(user))
+      return true; // operands of a role op itself: conservatively
+    if (auto role = user->getParentOfType<schedule::RoleOp>()) {
+      if (role.getName() == currentRole)
+        return true;
+      continue;
+    }
+    if (isa<tag::TagDialect>(user->getDialect()) || ghosts.contains(user))
+      continue;
+    // Loops, branches and yields outside roles carry it on: keep it.
+    if (user->getNumRegions() || user->hasTrait<OpTrait::IsTerminator>() ||
+        !(isPure(user) || isa<tile::LoadOp>(user)) || neededByCurrentRole(user))
+      return true;
+  }
+  return false;
+}
+
+LogicalResult KernelLowering::emitOp(Operation *op) {
+  // Tags are proved; they have no run-time meaning.
+  if (auto attach = dyn_cast<tag::AttachOp>(op)) {
+    Value in = attach->getOperand(0);
+    if (tiles.count(in))
+      tiles[attach->getResult(0)] = TileRep(tiles.lookup(in));
+    else if (absent.contains(in))
+      absent.insert(attach->getResult(0));
+    else
+      mapping.map(attach->getResult(0), scalar(in));
+    return success();
+  }
+  if (isa<tag::TagDialect>(op->getDialect()) || ghosts.contains(op))
+    return success();
+  // Placed before the roles (see run()).
+  if (isa<tile::AllocSharedOp, schedule::MBarrierInitOp>(op))
+    return success();
+  // Each role computes, outside the roles, only what it uses.
+  if (!currentRole.empty() && op->getNumResults() &&
+      !op->getParentOfType<schedule::RoleOp>() &&
+      (isPure(op) || isa<tile::LoadOp>(op)) && !neededByCurrentRole(op)) {
+    for (Value r : op->getResults())
+      absent.insert(r);
+    return success();
+  }
+
+  if (auto role = dyn_cast<schedule::RoleOp>(op)) {
+    if (role.getName() != currentRole) {
+      for (Value r : role.getResults())
+        absent.insert(r);
+      return success();
+    }
+    if (failed(emitBlock(role.getBody().front())))
+      return failure();
+    auto yield =
+        cast<schedule::YieldOp>(role.getBody().front().getTerminator());
+    for (auto [res, v] : llvm::zip(role.getResults(), yield.getValues())) {
+      if (tiles.count(v))
+        tiles[res] = TileRep(tiles.lookup(v));
+      else
+        mapping.map(res, scalar(v));
+    }
+    return success();
+  }
+  // Every scalar operand must have been lowered already (ghost values of
+  // tags, for instance, have no run-time value).
+  for (Value v : op->getOperands()) {
+    Type t = v.getType();
+    if (isa<RankedTensorType, schedule::MBarrierType>(t) || ringOf(v) ||
+        mapping.contains(v))
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (isa_and_nonnull<tag::FieldOp>(def) || (def && ghosts.contains(def)))
+      return fail(op, "uses the ghost value of a tag, which has no run-time "
+                      "value");
+    return fail(op, absent.contains(v) ? "uses a value of another warp role"
+                                       : "an operand has no lowering");
+  }
+  if (auto async = dyn_cast<schedule::AsyncOp>(op))
+    return emitAsync(async);
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return emitFor(loop);
+  if (auto branch = dyn_cast<scf::IfOp>(op))
+    return emitIf(branch);
+
+  if (auto pid = dyn_cast<tile::ProgramIdOp>(op)) {
+    mapping.map(pid.getResult(),
+                gpu::BlockIdOp::create(b, loc, gpu::Dimension(pid.getDim()))
+                    .getResult());
+    return success();
+  }
+  if (auto np = dyn_cast<tile::NumProgramsOp>(op)) {
+    mapping.map(np.getResult(),
+                gpu::GridDimOp::create(b, loc, gpu::Dimension(np.getDim()))
+                    .getResult());
+    return success();
+  }
+  if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    auto type = load.getType();
+    Value buffer = allocBuffer(type);
+    SmallVector<Value> blockIdx = lowered(load.getIndices());
+    SmallVector<Value> offsets = lowered(load.getOffsets());
+    SmallVector<Value> bounds = lowered(load.getBounds());
+    Value src = scalar(load.getSource());
+    LogicalResult status = success();
+    forEachElement(
+        type.getShape(),
+        [&](ValueRange index) -> LogicalResult {
+          Value v = globalElement(src, type.getShape(), blockIdx, offsets,
+                                  bounds, load.getPaddingAttr(), index,
+                                  type.getElementType());
+          memref::StoreOp::create(b, loc, v, buffer, index);
+          return success();
+        },
+        status);
+    groupBarrier();
+    tiles[load.getResult()] = {TileRep::Buffer, nullptr, buffer, nullptr};
+    return status;
+  }
+  if (auto read = dyn_cast<tile::ReadOp>(op)) {
+    Ring *ring = ringOf(read.getBuffer());
+    if (!ring)
+      return fail(op, "the buffer must be a tile.alloc_shared buffer");
+    SmallVector<Value> slotIdx = lowered(read.getIndices());
+    tiles[read.getResult()] = {TileRep::Shared, nullptr,
+                               slotIndex(*ring, slotIdx), ring};
+    // Only the matrix unit reads the slot in place; others take a copy now,
+    // before the slot can be released and refilled.
+    Value v = read.getResult();
+    bool onlyMma = llvm::all_of(v.getUsers(), [&](Operation *user) {
+      auto dot = dyn_cast<tile::DotOp>(user);
+      return (dot && mmaDots.contains(dot) && dot.getAcc() != v &&
+              target.readsInPlace(*this, v)) ||
+             isa<tag::TagDialect>(user->getDialect()) || ghosts.contains(user);
+    });
+    if (!onlyMma)
+      return materialize(read.getResult());
+    return success();
+  }
+  if (auto store = dyn_cast<tile::StoreOp>(op))
+    return emitStore(store);
+  if (auto copy = dyn_cast<tile::CopyOp>(op))
+    return emitCopy(copy);
+  if (auto write = dyn_cast<tile::WriteOp>(op))
+    return emitWrite(write);
+  if (auto dot = dyn_cast<tile::DotOp>(op)) {
+    if (mmaDots.contains(dot))
+      return emitMmaDot(dot, nullptr);
+    for (Value v : {dot.getLhs(), dot.getRhs(), dot.getAcc()})
+      if (failed(prepare(v)))
+        return failure();
+    // Operands computed element-wise are formed once, not once per product.
+    for (Value v : {dot.getLhs(), dot.getRhs()})
+      if (tiles.lookup(v).kind == TileRep::Lazy && failed(materialize(v)))
+        return failure();
+    int64_t k = cast<RankedTensorType>(dot.getLhs().getType()).getDimSize(1);
+    return foldInto(
+        dot.getResult(), 0, k,
+        [&](ValueRange index) { return element(dot.getAcc(), index); },
+        [&](ValueRange index, Value kk, Value acc) -> FailureOr<Value> {
+          FailureOr<Value> a = element(dot.getLhs(), {index[0], kk});
+          FailureOr<Value> bv = element(dot.getRhs(), {kk, index[1]});
+          if (failed(a) || failed(bv))
+            return failure();
+          auto widen = [&](Value v) -> Value {
+            if (v.getType().isF32())
+              return v;
+            return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+          };
+          Value prod = arith::MulFOp::create(b, loc, widen(*a), widen(*bv));
+          return arith::AddFOp::create(b, loc, acc, prod).getResult();
+        });
+  }
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    if (failed(prepare(reduce.getInput())))
+      return failure();
+    auto inType = cast<RankedTensorType>(reduce.getInput().getType());
+    int64_t axis = reduce.getAxis();
+    bool isFloat = isa<FloatType>(inType.getElementType());
+    auto inIndex = [&](ValueRange index, Value r) {
+      SmallVector<Value> in(index.begin(), index.end());
+      in.insert(in.begin() + axis, r);
+      return in;
+    };
+    return foldInto(
+        reduce.getResult(), 1, inType.getDimSize(axis),
+        [&](ValueRange index) {
+          return element(reduce.getInput(), inIndex(index, idx(0)));
+        },
+        [&](ValueRange index, Value r, Value acc) -> FailureOr<Value> {
+          FailureOr<Value> e = element(reduce.getInput(), inIndex(index, r));
+          if (failed(e))
+            return failure();
+          switch (reduce.getKind()) {
+          case tile::ReduceKind::Sum:
+            return isFloat ? arith::AddFOp::create(b, loc, acc, *e).getResult()
+                           : arith::AddIOp::create(b, loc, acc, *e).getResult();
+          case tile::ReduceKind::Max:
+            return isFloat
+                       ? arith::MaximumFOp::create(b, loc, acc, *e).getResult()
+                       : arith::MaxSIOp::create(b, loc, acc, *e).getResult();
+          case tile::ReduceKind::Min:
+            return isFloat
+                       ? arith::MinimumFOp::create(b, loc, acc, *e).getResult()
+                       : arith::MinSIOp::create(b, loc, acc, *e).getResult();
+          }
+          return failure();
+        });
+  }
+  if (isa<tile::BroadcastOp, tile::IotaOp, tile::TransposeOp, tensor::SplatOp>(
+          op) ||
+      isElementwise(op) ||
+      (isa<arith::ConstantOp>(op) &&
+       isa<RankedTensorType>(op->getResult(0).getType()))) {
+    tiles[op->getResult(0)] = {TileRep::Lazy, op, Value(), nullptr};
+    return success();
+  }
+
+  // Synchronization.
+  if (auto wait = dyn_cast<schedule::MBarrierWaitOp>(op))
+    return target.emitBarrierOp(*this, op,
+                                mbarrierGroups.lookup(wait.getBarriers()));
+  if (isa<schedule::MBarrierArriveOp, schedule::MBarrierArriveExpectTxOp>(op)) {
+    // The group arrives once: its threads' own accesses must be done first.
+    if (simtSinceBarrier)
+      groupBarrier();
+    auto branch = scf::IfOp::create(b, loc, electOne());
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    Value barriers =
+        mbarrierGroups.lookup(isa<schedule::MBarrierArriveOp>(op)
+                                  ? cast<schedule::MBarrierArriveOp>(op)
+                                        .getBarriers()
+                                  : cast<schedule::MBarrierArriveExpectTxOp>(op)
+                                        .getBarriers());
+    return target.emitBarrierOp(*this, op, barriers);
+  }
+  if (auto wait = dyn_cast<schedule::WaitGroupOp>(op))
+    return target.emitWaitGroup(*this, wait);
+  if (isa<schedule::CommitGroupOp>(op))
+    return success(); // element-parallel dots complete synchronously
+  if (auto barrier = dyn_cast<schedule::BarrierOp>(op)) {
+    if (barrier.getScope() != schedule::BarrierScope::cta)
+      return fail(op, "cluster barriers are not supported yet");
+    gpu::BarrierOp::create(b, loc);
+    simtSinceBarrier = false;
+    return success();
+  }
+  if (isa<schedule::FenceAsyncProxyOp>(op)) {
+    target.proxyFence(*this);
+    return success();
+  }
+
+  // Scalar computations are cloned.
+  if (op->getNumRegions() == 0 &&
+      llvm::none_of(op->getOperandTypes(),
+                    [](Type t) { return isa<RankedTensorType>(t); }) &&
+      llvm::none_of(op->getResultTypes(),
+                    [](Type t) { return isa<RankedTensorType>(t); })) {
+    for (Value v : op->getOperands()) {
+      if (!mapping.contains(v))
+        return fail(op, absent.contains(v) ? "uses a value of another warp role"
+                                           : "an operand has no lowering");
+    }
+    b.clone(*op, mapping);
+    return success();
+  }
+  return fail(op, "no lowering for this operation");
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel
+//===----------------------------------------------------------------------===//
+
+FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
+  MLIRContext *ctx = b.getContext();
+  // Every annotation is implemented or the kernel is refused: a parallel
+  // loop lowered as a plain loop would run all its iterations in every
+  // program (cta) or on every thread.
+  WalkResult mapped = kernel.walk([&](scf::ForOp loop) {
+    auto map = loop->getAttrOfType<schedule::ParallelLevelAttr>(
+        schedule::ScheduleDialect::kMapAttrName);
+    if (!map || map.getValue() == schedule::ParallelLevel::sequential)
+      return WalkResult::advance();
+    (void)fail(loop, "loops mapped to `" +
+                         schedule::stringifyParallelLevel(map.getValue()) +
+                         "` are not implemented by " + target.lowering() +
+                         " yet; map the loop `sequential` or remove the "
+                         "mapping");
+    return WalkResult::interrupt();
+  });
+  if (mapped.wasInterrupted())
+    return failure();
+  if (failed(planShared()) || failed(target.planAsyncCopies(*this)))
+    return failure();
+  planAccumulators();
+  target.planSharedExtras(*this);
+  // Room to align the dynamic shared memory base at run time.
+  int64_t alignment = target.ringAlignment();
+  if (sharedBytes)
+    sharedBytes += alignment;
+  // Pure computations whose results only reach tag ops are not lowered.
+  for (bool changed = true; changed;) {
+    changed = false;
+    kernel.walk([&](Operation *op) {
+      if (ghosts.contains(op) || op->getNumResults() == 0 ||
+          op->getNumRegions() || !isPure(op) ||
+          isa<tag::TagDialect>(op->getDialect()))
+        return;
+      bool onlyTags = llvm::all_of(op->getUsers(), [&](Operation *user) {
+        return isa<tag::TagDialect>(user->getDialect()) ||
+               ghosts.contains(user);
+      });
+      if (onlyTags && !op->use_empty()) {
+        ghosts.insert(op);
+        changed = true;
+      }
+    });
+  }
+  kernel.walk([&](schedule::RoleOp role) {
+    if (llvm::none_of(roles, [&](schedule::RoleOp r) {
+          return r.getName() == role.getName();
+        }))
+      roles.push_back(role);
+  });
+
+  int64_t warpgroups = 1;
+  if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
+          schedule::ScheduleDialect::kLaunchAttrName))
+    warpgroups = launch.getWarpgroups();
+  int64_t threads = warpgroups * kWarpgroupThreads;
+
+  // Signature: the kernel's operands, the target's (tensor maps), and the
+  // workspace.
+  SmallVector<Type> argTypes(kernel.getArgumentTypes());
+  target.addArguments(*this, argTypes);
+  argTypes.push_back(MemRefType::get({ShapedType::kDynamic}, b.getI8Type()));
+  func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
+                                FunctionType::get(ctx, argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      DenseI32ArrayAttr::get(ctx, {(int32_t)threads, 1, 1}));
+  target.annotate(*this, func, /*done=*/false);
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&func.getBody().front());
+  for (auto [i, arg] : llvm::enumerate(kernel.getArguments()))
+    mapping.map(arg, func.getArgument(i));
+  workspace = func.getArguments().back();
+  target.prologue(*this);
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+
+  // The program's slice of the workspace (its size is known at the end).
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value gx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  Value gy = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+  Value linear = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, bz, gy),
+                                by),
+          gx),
+      bx);
+  auto perProgram = arith::ConstantIndexOp::create(b, loc, 0);
+  workspaceBase = arith::MulIOp::create(b, loc, linear, perProgram);
+
+  // Rings start at the dynamic shared memory base rounded up to the
+  // target's ring alignment.
+  if (sharedBytes) {
+    Value addr =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dynamicShared());
+    Value rem = arith::RemUIOp::create(b, loc, addr, idx(alignment));
+    Value pad = arith::RemUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, idx(alignment), rem),
+        idx(alignment));
+    ringBase = pad;
+  }
+
+  // mbarriers: created and initialized once, before any role starts.
+  group = {0, threads, 0, true};
+  bool anyBarrier = false;
+  for (Operation &op : kernel.getBody().front()) {
+    auto init = dyn_cast<schedule::MBarrierInitOp>(op);
+    if (!init)
+      continue;
+    FailureOr<Value> barriers = target.createBarriers(*this, init);
+    if (failed(barriers))
+      return failure();
+    mbarrierGroups[init.getResult()] = *barriers;
+    anyBarrier = true;
+  }
+  LogicalResult nested = success();
+  kernel.walk([&](schedule::MBarrierInitOp init) {
+    if (init->getBlock() != &kernel.getBody().front())
+      nested = fail(init, "mbarriers must be initialized at the kernel's top "
+                          "level");
+  });
+  kernel.walk([&](tile::AllocSharedOp alloc) {
+    if (alloc->getBlock() != &kernel.getBody().front())
+      nested = fail(alloc, "shared buffers must be allocated at the kernel's "
+                           "top level");
+  });
+  if (failed(nested))
+    return failure();
+  if (anyBarrier)
+    gpu::BarrierOp::create(b, loc);
+
+  IRMapping prologue = mapping;
+  if (roles.empty()) {
+    if (failed(emitBlock(kernel.getBody().front())))
+      return failure();
+  } else {
+    // Outside the roles, only scalar work and loops may sit (each role runs
+    // its own copy); effects there would run once per role.
+    for (Operation &op : kernel.getBody().front().without_terminator()) {
+      if (isa<schedule::RoleOp, tile::AllocSharedOp, schedule::MBarrierInitOp,
+              scf::ForOp, scf::IfOp>(op) ||
+          isa<tag::TagDialect>(op.getDialect()))
+        continue;
+      if (isa<tile::StoreOp, tile::CopyOp, tile::WriteOp, schedule::BarrierOp>(
+              op))
+        return fail(&op, "in a kernel with warp roles, memory writes and "
+                         "barriers must sit inside a role");
+    }
+    // The warpgroup index, broadcast from lane 0 so that the backend knows
+    // it is uniform across each wave: a matrix-unit op under a branch it
+    // thinks divergent is serialized.
+    Value wgIndex = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        arith::DivUIOp::create(b, loc, tid, idx(kWarpgroupThreads)));
+    Value wg = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        gpu::ShuffleOp::create(b, loc, wgIndex, 0, target.waveSize(),
+                               gpu::ShuffleMode::IDX)
+            .getShuffleResult());
+    for (auto [i, role] : llvm::enumerate(roles)) {
+      ArrayRef<int64_t> wgs = role.getWarpgroups();
+      int64_t lo = *llvm::min_element(wgs), hi = *llvm::max_element(wgs) + 1;
+      if (hi - lo != (int64_t)wgs.size())
+        return fail(role, "a role's warpgroups must be contiguous");
+      Value cond = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, wg, idx(lo)),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, wg,
+                                idx(hi)));
+      auto branch = scf::IfOp::create(b, loc, cond);
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(branch.thenBlock());
+      if (failed(target.enterRole(*this, role)))
+        return failure();
+      group = {lo * kWarpgroupThreads, (hi - lo) * kWarpgroupThreads,
+               (int)i + 1, false};
+      currentRole = role.getName();
+      mapping = prologue;
+      tiles.clear();
+      absent.clear();
+      consumed.clear();
+      simtSinceBarrier = false;
+      if (failed(emitBlock(kernel.getBody().front())))
+        return failure();
+    }
+  }
+  gpu::ReturnOp::create(b, loc);
+  perProgram->setAttr("value", b.getIndexAttr(workspaceBytes));
+
+  func->setAttr("tiletag.block", b.getDenseI64ArrayAttr({threads, 1, 1}));
+  func->setAttr("tiletag.grid_rank", b.getI64IntegerAttr(kernel.getGrid()));
+  func->setAttr("tiletag.shared_bytes", b.getI64IntegerAttr(sharedBytes));
+  func->setAttr("tiletag.workspace_bytes", b.getI64IntegerAttr(workspaceBytes));
+  target.annotate(*this, func, /*done=*/true);
+  return func;
+}
+
+LogicalResult conversion::lowerKernels(
+    ModuleOp module, bool allowUnverified,
+    function_ref<std::unique_ptr<LoweringTarget>()> makeTarget) {
+  // Reference kernels are specifications (the contracts of others): they
+  // are proved against, never run on the GPU.
+  llvm::StringSet<> references;
+  for (tile::KernelOp k : module.getOps<tile::KernelOp>())
+    if (auto ref = k->getAttrOfType<FlatSymbolRefAttr>(
+            tag::TagDialect::kContractAttrName))
+      references.insert(ref.getValue());
+  SmallVector<tile::KernelOp> kernels, referenceKernels;
+  for (tile::KernelOp k : module.getOps<tile::KernelOp>())
+    (references.contains(k.getSymName()) ? referenceKernels : kernels)
+        .push_back(k);
+  if (kernels.empty() && referenceKernels.empty())
+    return success();
+  // Only proved kernels are lowered.
+  bool ok = true;
+  for (tile::KernelOp kernel : kernels) {
+    // A contract is a tag-level claim: it needs the tag proof too.
+    bool hasTags = kernel->hasAttr(tag::TagDialect::kContractAttrName),
+         hasSchedule = false;
+    kernel.walk([&](Operation *op) {
+      hasTags |=
+          isa<tag::TagDialect>(op->getDialect()) || op->hasAttr("tag.labels");
+      hasSchedule |= isa<schedule::ScheduleDialect>(op->getDialect()) ||
+                     op->hasAttr(schedule::ScheduleDialect::kMapAttrName);
+    });
+    // A stamp counts only for the IR it proved: any rewrite since makes
+    // it stale.
+    auto check = [&](bool has, StringRef attr, StringRef what) {
+      StampState state = stampState(kernel, attr);
+      if (!has || state == StampState::Valid)
+        return;
+      std::string why =
+          state == StampState::Stale
+              ? "the proof of its " + what.str() +
+                    " is stale: the kernel changed after it was verified"
+              : "its " + what.str() + " were not proved";
+      if (allowUnverified) {
+        kernel.emitWarning() << "lowering a kernel although " << why
+                             << " (allow-unverified)";
+        return;
+      }
+      kernel.emitError() << why
+                         << "; run --tiletag-verify first (or pass "
+                            "allow-unverified)";
+      ok = false;
+    };
+    check(hasTags, "tag.verified", "tags");
+    check(hasSchedule, "schedule.verified", "schedule annotations");
+  }
+  if (!ok)
+    return failure();
+  // The stamps cover the references (ProofStamp.h); checked, they go.
+  for (tile::KernelOp k : referenceKernels)
+    k.erase();
+
+  OpBuilder b(module.getContext());
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  b.getUnitAttr());
+  b.setInsertionPointToEnd(module.getBody());
+  auto gpuModule =
+      gpu::GPUModuleOp::create(b, module.getLoc(), "tiletag_kernels");
+  b.setInsertionPointToStart(gpuModule.getBody());
+  for (tile::KernelOp kernel : kernels) {
+    std::unique_ptr<LoweringTarget> target = makeTarget();
+    KernelLowering lowering(kernel, b, *target);
+    if (failed(lowering.run()))
+      return failure();
+  }
+  for (tile::KernelOp kernel : kernels)
+    kernel.erase();
+  return success();
+}
