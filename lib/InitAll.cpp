@@ -80,7 +80,8 @@ void mlir::tiletag::registerTileTagPasses() {
 #if TILETAG_ENABLE_VERIFICATION
   verify::registerTileTagVerificationPasses();
   conversion::registerTileTagConversionPasses();
-  conversion::registerConversionPipelines();
+  conversion::registerCompileCUDAPipeline();
+  conversion::registerCompileROCMPipeline();
 #endif
 }
 

@@ -112,4 +112,41 @@ TEST(LayoutsTest, Mfma16x16Table) {
   EXPECT_EQ(seen.size(), 256u);
 }
 
+// The source operands of v_mfma_f32_16x16x16_{f16,bf16} (CDNA3 ISA, "Matrix
+// Arithmetic Instructions", the dependent-operand layout of the 16x16x16
+// shapes): lane l supplies A[l mod 16][4 (l / 16) .. 4 (l / 16) + 3] and
+// B[4 (l / 16) .. 4 (l / 16) + 3][l mod 16]; every element of each 16x16
+// operand comes from exactly one (lane, element) pair.
+TEST(LayoutsTest, Mfma16x16Operands) {
+  EXPECT_EQ(mfma16x16OperandA(0, 0), (Coord{0, 0}));
+  EXPECT_EQ(mfma16x16OperandA(0, 3), (Coord{0, 3}));
+  EXPECT_EQ(mfma16x16OperandA(17, 1), (Coord{1, 5}));
+  EXPECT_EQ(mfma16x16OperandA(63, 3), (Coord{15, 15}));
+  EXPECT_EQ(mfma16x16OperandB(0, 0), (Coord{0, 0}));
+  EXPECT_EQ(mfma16x16OperandB(17, 1), (Coord{5, 1}));
+  EXPECT_EQ(mfma16x16OperandB(63, 3), (Coord{15, 15}));
+  std::set<std::pair<int64_t, int64_t>> a, b;
+  for (int64_t lane = 0; lane < 64; ++lane)
+    for (int64_t i = 0; i < 4; ++i) {
+      Coord ca = mfma16x16OperandA(lane, i), cb = mfma16x16OperandB(lane, i);
+      EXPECT_TRUE(a.insert({ca.row, ca.col}).second);
+      EXPECT_TRUE(b.insert({cb.row, cb.col}).second);
+      // A lane's A row and B column are the row and column of the result
+      // elements it holds: D[m][n] = sum_k A[m][k] B[k][n] sums over the
+      // four lanes l, l + 16, l + 32, l + 48 for each (m, n).
+      EXPECT_EQ(cb.col, mfma16x16Element(lane, 0).col);
+      // The lowering computes the lane's part at run time and adds the
+      // element's part as a constant.
+      Coord a0 = mfma16x16OperandA(lane, 0), ai = mfma16x16OperandA(0, i);
+      Coord b0 = mfma16x16OperandB(lane, 0), bi = mfma16x16OperandB(0, i);
+      EXPECT_EQ(ca, (Coord{a0.row + ai.row, a0.col + ai.col}));
+      EXPECT_EQ(cb, (Coord{b0.row + bi.row, b0.col + bi.col}));
+      Coord d = mfma16x16Element(lane, i), d0 = mfma16x16Element(lane, 0),
+            di = mfma16x16Element(0, i);
+      EXPECT_EQ(d, (Coord{d0.row + di.row, d0.col + di.col}));
+    }
+  EXPECT_EQ(a.size(), 256u);
+  EXPECT_EQ(b.size(), 256u);
+}
+
 } // namespace

@@ -63,3 +63,11 @@ Coord mlir::tiletag::layout::mfma16x16Element(int64_t lane, int64_t reg) {
 Slot mlir::tiletag::layout::mfma16x16Slot(Coord e) {
   return {16 * (e.row / 4) + e.col, e.row % 4};
 }
+
+Coord mlir::tiletag::layout::mfma16x16OperandA(int64_t lane, int64_t i) {
+  return {lane % 16, 4 * (lane / 16) + i};
+}
+
+Coord mlir::tiletag::layout::mfma16x16OperandB(int64_t lane, int64_t i) {
+  return {4 * (lane / 16) + i, lane % 16};
+}

@@ -79,6 +79,15 @@ Coord mfma16x16Element(int64_t lane, int64_t reg);
 /// The inverse: who holds element (row, col) of the 16x16 result.
 Slot mfma16x16Slot(Coord element);
 
+/// The A-operand element (row m, column k of the 16x16 A tile) that lane
+/// `lane` (0..63) holds in element `i` (0..3) of its 4-element source
+/// register pair: row lane mod 16, column 4 (lane / 16) + i.
+Coord mfma16x16OperandA(int64_t lane, int64_t i);
+
+/// The B-operand element (row k, column n of the 16x16 B tile) that lane
+/// `lane` holds in element `i`: row 4 (lane / 16) + i, column lane mod 16.
+Coord mfma16x16OperandB(int64_t lane, int64_t i);
+
 } // namespace mlir::tiletag::layout
 
 #endif // TILETAG_CONVERSION_LAYOUTS_H

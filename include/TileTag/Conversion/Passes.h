@@ -7,6 +7,7 @@
 #ifndef TILETAG_CONVERSION_PASSES_H
 #define TILETAG_CONVERSION_PASSES_H
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -58,7 +60,42 @@ struct CompileCUDAOptions : public PassPipelineOptions<CompileCUDAOptions> {
 void buildCompileCUDAPipeline(OpPassManager &pm,
                               const CompileCUDAOptions &options);
 
-void registerConversionPipelines();
+/// Options of the `tiletag-compile-rocm` pipeline.
+struct CompileROCMOptions : public PassPipelineOptions<CompileROCMOptions> {
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Target GPU: gfx942, gfx940, gfx941 or gfx90a"),
+      llvm::cl::init("gfx942")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu.binary holds: isa (AMDGPU assembly), bin "
+                     "(an HSA code object, linked with ld.lld), or offload "
+                     "(LLVM IR)"),
+      llvm::cl::init("bin")};
+  Option<int> optLevel{*this, "opt-level",
+                       llvm::cl::desc("LLVM optimization level"),
+                       llvm::cl::init(3)};
+  Option<bool> verify{*this, "verify",
+                      llvm::cl::desc("Prove tags and schedule first "
+                                     "(--tiletag-verify)"),
+                      llvm::cl::init(true)};
+  Option<bool> allowUnverified{
+      *this, "allow-unverified",
+      llvm::cl::desc("Lower kernels that were not proved (warns)"),
+      llvm::cl::init(false)};
+  Option<std::string> output{
+      *this, "output", llvm::cl::desc("Also write the assembly/HSACO here"),
+      llvm::cl::init("")};
+};
+
+/// Tile IR to AMDGPU assembly or an HSACO for AMD CDNA: verify, lower to
+/// gpu + amdgpu, then ROCDL, LLVM's AMDGPU back end and ld.lld.
+void buildCompileROCMPipeline(OpPassManager &pm,
+                              const CompileROCMOptions &options);
+
+/// `--tiletag-compile-cuda` and `--tiletag-compile-rocm`.
+void registerCompileCUDAPipeline();
+void registerCompileROCMPipeline();
 
 } // namespace mlir::tiletag::conversion
 

@@ -63,6 +63,71 @@ def ConvertTileToNVGPUPass : Pass<"tiletag-convert-to-nvgpu", "::mlir::ModuleOp"
   ];
 }
 
+def ConvertTileToAMDGPUPass : Pass<"tiletag-convert-to-amdgpu", "::mlir::ModuleOp"> {
+  let summary = "Lower verified tile + schedule kernels to gpu + amdgpu for CDNA";
+  let description = [{
+    Turns every `tile.kernel` into a `gpu.func` kernel in one `gpu.module`
+    (`@tiletag_kernels`) of a `gpu.container_module`, for AMD CDNA2/CDNA3
+    (gfx90a, gfx940-gfx942; wave64). It shares its core with
+    `--tiletag-convert-to-nvgpu` (warp roles, shared rings, element-parallel
+    code, addressing, the runner attributes); what differs:
+
+    - `tile.dot` with bf16 or f16 operands and an f32 result whose shape is
+      made of 16x16x16 blocks runs on MFMA (`amdgpu.mfma` 16x16x16): the
+      group's waves share the 16x16 blocks of the accumulator (block b on
+      wave b mod waves), which stays in registers along `scf.for` chains
+      that start from zero, and `tile.store` writes it from the registers;
+      a dot in a `schedule.async wgmma` or `mfma` region that does not
+      qualify is refused with the reason;
+    - loads padded with zero from kernel operands are `amdgpu.raw_buffer_load`:
+      an element out of range reads past the buffer, where the hardware's
+      bounds check returns zero, so ragged edges need no branch (32-bit
+      offsets: operands up to 2 GiB);
+    - `tile.alloc_shared` rings are row-major in LDS (16-byte aligned);
+    - `schedule.fence_async_proxy` has nothing to order (no async proxy)
+      and `wait_group` nothing to wait for (MFMA is synchronous).
+
+    Schedule constructs that only Hopper has -- warp roles, mbarriers, TMA
+    copies, cluster barriers -- are refused at the op, naming the construct
+    and the chip. The runner attributes are those of the Hopper lowering
+    (`tiletag.block`, `tiletag.shared_bytes`, `tiletag.workspace_bytes`,
+    `tiletag.grid_rank`) and `tiletag.mfma`.
+
+    Kernels that carry tags or schedule ops must have been proved
+    (`--tiletag-verify`); otherwise the pass fails, unless
+    `allow-unverified` turns that into a warning.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::amdgpu::AMDGPUDialect",
+    "::mlir::scf::SCFDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+  let options = [
+    Option<"allowUnverified", "allow-unverified", "bool", /*default=*/"false",
+           "Lower kernels whose tags or schedule were not proved (warns)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"gfx942\"",
+           "Target GPU: gfx942 (MI300X), gfx940, gfx941 or gfx90a (MI200)">,
+  ];
+}
+
+def LinkHSACOPass : Pass<"tiletag-link-hsaco", "::mlir::ModuleOp"> {
+  let summary = "Turn the AMDGPU assembly of each gpu.binary into an HSACO";
+  let description = [{
+    After `gpu-module-to-binary{format=isa}` on ROCDL-targeted modules:
+    assembles each object's AMDGPU assembly in process (LLVM's AMDGPU
+    back end) and links it into an HSA code object with `ld.lld -shared`
+    (`linker`, by default the one of the LLVM TileTag was built with), which
+    replaces the assembly as the object (format `bin`). Used by
+    `--tiletag-compile-rocm=format=bin`: unlike `gpu-module-to-binary`'s own
+    `bin`, it needs no ROCm installation.
+  }];
+  let options = [
+    Option<"linker", "linker", "std::string", /*default=*/"\"\"",
+           "ld.lld to link with (default: the build's LLVM's)">,
+  ];
+}
+
 def WriteGPUBinaryPass : Pass<"tiletag-write-gpu-binary", "::mlir::ModuleOp"> {
   let summary = "Write the object of each gpu.binary (PTX or cubin) to a file";
   let description = [{

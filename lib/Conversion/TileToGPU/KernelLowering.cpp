@@ -47,6 +47,10 @@ int64_t Ring::slotBytes() const {
 
 LoweringTarget::~LoweringTarget() = default;
 
+Value LoweringTarget::gridDim(KernelLowering &k, gpu::Dimension dim) {
+  return gpu::GridDimOp::create(k.b, k.loc, dim);
+}
+
 LogicalResult KernelLowering::fail(Operation *op, const Twine &msg) {
   return op->emitOpError() << "cannot be lowered to " << target.name() << ": "
                            << msg;
@@ -339,6 +343,9 @@ Value KernelLowering::globalElement(Value memref, ArrayRef<int64_t> tileShape,
   if (!padding) // unchecked: the tag checker proved it in range
     return memref::LoadOp::create(b, loc, memref, pos);
   Value ok = inRange(b, loc, memref, pos, bounds);
+  if (Value v = target.maskedLoad(*this, memref, pos, ok,
+                                  cast<TypedAttr>(padding)))
+    return v;
   auto branch = scf::IfOp::create(b, loc, TypeRange{elementType}, ok,
                                   /*withElseRegion=*/true);
   {
@@ -1063,8 +1070,7 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
   }
   if (auto np = dyn_cast<tile::NumProgramsOp>(op)) {
     mapping.map(np.getResult(),
-                gpu::GridDimOp::create(b, loc, gpu::Dimension(np.getDim()))
-                    .getResult());
+                target.gridDim(*this, gpu::Dimension(np.getDim())));
     return success();
   }
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
@@ -1326,8 +1332,8 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  Value gx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  Value gy = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+  Value gx = target.gridDim(*this, gpu::Dimension::x);
+  Value gy = target.gridDim(*this, gpu::Dimension::y);
   Value linear = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(

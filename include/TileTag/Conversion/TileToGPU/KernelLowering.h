@@ -159,6 +159,16 @@ public:
   /// schedule.wait_group.
   virtual LogicalResult emitWaitGroup(KernelLowering &k,
                                       schedule::WaitGroupOp op) = 0;
+  /// The number of programs along `dim` (an index).
+  virtual Value gridDim(KernelLowering &k, gpu::Dimension dim);
+  /// An element load of `memref` at `pos` that yields `padding` where
+  /// `inRange` is false, without a branch where the hardware checks bounds;
+  /// a null value leaves it to the core (a branch around a plain load).
+  virtual Value maskedLoad(KernelLowering &k, Value memref,
+                           ArrayRef<Value> pos, Value inRange,
+                           TypedAttr padding) {
+    return Value();
+  }
 };
 
 /// Lowers one kernel into a gpu.func at the builder's insertion point.
@@ -187,6 +197,8 @@ public:
   void groupBarrier();
   Value allocBuffer(RankedTensorType type);
   LogicalResult prepare(Value tile);
+  /// Puts `tile` in a workspace buffer (for the group, then a barrier).
+  LogicalResult materialize(Value tile);
   FailureOr<Value> element(Value tile, ValueRange idx);
   void forEachElement(ArrayRef<int64_t> shape,
                       function_ref<LogicalResult(ValueRange)> body,
@@ -235,7 +247,6 @@ private:
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitCopy(tile::CopyOp op);
   LogicalResult emitWrite(tile::WriteOp op);
-  LogicalResult materialize(Value tile);
   LogicalResult fillBuffer(Value buffer, Value tile);
   LogicalResult
   foldInto(Value result, int64_t begin, int64_t end,

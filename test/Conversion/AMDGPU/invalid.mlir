@@ -1,0 +1,72 @@
+// Kernels the AMDGPU lowering refuses, with the construct and the chip named
+// at the op. The kernels are not proved (allow-unverified): each warning
+// says so.
+// RUN: tiletag-opt %s -split-input-file -verify-diagnostics "--tiletag-convert-to-amdgpu=allow-unverified"
+
+// TMA is Hopper's copy unit.
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @tma(%X: memref<?x?xbf16>) grid(1) {
+  %c0 = arith.constant 0 : index
+  %ring = tile.alloc_shared : memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{cannot be lowered to AMDGPU: mbarriers (schedule.mbarrier.init) are Hopper constructs with no lowering for gfx942 yet}}
+  %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<1>
+  schedule.mbarrier.arrive_expect_tx %full[%c0], 8192 : !schedule.mbarrier<1>
+  schedule.async tma arrive %full[%c0] : !schedule.mbarrier<1> {
+    tile.copy %X[%c0, %c0] -> %ring[%c0] padding(0.0 : bf16)
+        : memref<?x?xbf16> -> memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+  }
+  tile.return
+}
+
+// -----
+
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @roles(%X: memref<?x?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 2>} {
+  // expected-error @+1 {{cannot be lowered to AMDGPU: warp roles (schedule.role) are Hopper constructs with no lowering for gfx942 yet; lower this kernel for sm_90a, or schedule it without them}}
+  schedule.role "a" warpgroups [0] {
+    schedule.yield
+  }
+  tile.return
+}
+
+// -----
+
+// A dot the schedule puts on the matrix unit that MFMA cannot serve is
+// refused, not run element by element.
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @f32_dot(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 1>} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
+  %b = tile.load %B[%c0, %c0] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = schedule.async wgmma {
+    // expected-error @below {{cannot be lowered to AMDGPU: the schedule runs this tile.dot on wgmma, which cannot serve it: MFMA multiplies bf16 or f16 inputs into f32 here}}
+    %r = tile.dot %a, %b, %zero : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+    schedule.yield %r : tensor<64x64xf32>
+  } : tensor<64x64xf32>
+  schedule.commit_group wgmma
+  schedule.wait_group wgmma pending 0
+  tile.store %d, %C[%c0, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// 16x16 blocks are shared among the group's waves.
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @odd_blocks(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 1>} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<16x16xbf16>
+  %b = tile.load %B[%c0, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<16x48xbf16>
+  %zero = arith.constant dense<0.0> : tensor<16x48xf32>
+  %d = schedule.async mfma {
+    // expected-error @below {{the schedule runs this tile.dot on mfma, which cannot serve it: its 3 16x16 blocks do not divide among the group's 2 waves}}
+    %r = tile.dot %a, %b, %zero : tensor<16x16xbf16>, tensor<16x48xbf16> -> tensor<16x48xf32>
+    schedule.yield %r : tensor<16x48xf32>
+  } : tensor<16x48xf32>
+  tile.store %d, %C[%c0, %c0] : tensor<16x48xf32> -> memref<?x?xf32>
+  tile.return
+}
