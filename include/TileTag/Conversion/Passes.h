@@ -27,8 +27,25 @@ namespace mlir::tiletag::conversion {
 #define GEN_PASS_REGISTRATION
 #include "TileTag/Conversion/Passes.h.inc"
 
+/// Options every `tiletag-compile-*` pipeline has.
+template <typename Derived>
+struct CompileOptions : public PassPipelineOptions<Derived> {
+  using Base = PassPipelineOptions<Derived>;
+  typename Base::template Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
+      llvm::cl::init(3)};
+  typename Base::template Option<bool> verify{
+      *this, "verify",
+      llvm::cl::desc("Prove tags and schedule first (--tiletag-verify)"),
+      llvm::cl::init(true)};
+  typename Base::template Option<bool> allowUnverified{
+      *this, "allow-unverified",
+      llvm::cl::desc("Lower kernels that were not proved (warns)"),
+      llvm::cl::init(false)};
+};
+
 /// Options of the `tiletag-compile-cuda` pipeline.
-struct CompileCUDAOptions : public PassPipelineOptions<CompileCUDAOptions> {
+struct CompileCUDAOptions : public CompileOptions<CompileCUDAOptions> {
   Option<std::string> chip{*this, "chip", llvm::cl::desc("Target GPU"),
                            llvm::cl::init("sm_90a")};
   Option<std::string> features{*this, "features",
@@ -39,17 +56,6 @@ struct CompileCUDAOptions : public PassPipelineOptions<CompileCUDAOptions> {
       llvm::cl::desc("What gpu.binary holds: isa (PTX), bin (cubin), "
                      "fatbin, or offload (LLVM IR)"),
       llvm::cl::init("bin")};
-  Option<int> optLevel{*this, "opt-level",
-                       llvm::cl::desc("LLVM optimization level"),
-                       llvm::cl::init(3)};
-  Option<bool> verify{*this, "verify",
-                      llvm::cl::desc("Prove tags and schedule first "
-                                     "(--tiletag-verify)"),
-                      llvm::cl::init(true)};
-  Option<bool> allowUnverified{
-      *this, "allow-unverified",
-      llvm::cl::desc("Lower kernels that were not proved (warns)"),
-      llvm::cl::init(false)};
   Option<std::string> output{*this, "output",
                              llvm::cl::desc("Also write the PTX/cubin here"),
                              llvm::cl::init("")};
@@ -61,7 +67,7 @@ void buildCompileCUDAPipeline(OpPassManager &pm,
                               const CompileCUDAOptions &options);
 
 /// Options of the `tiletag-compile-rocm` pipeline.
-struct CompileROCMOptions : public PassPipelineOptions<CompileROCMOptions> {
+struct CompileROCMOptions : public CompileOptions<CompileROCMOptions> {
   Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("Target GPU: gfx942, gfx940, gfx941 or gfx90a"),
@@ -69,20 +75,9 @@ struct CompileROCMOptions : public PassPipelineOptions<CompileROCMOptions> {
   Option<std::string> format{
       *this, "format",
       llvm::cl::desc("What gpu.binary holds: isa (AMDGPU assembly), bin "
-                     "(an HSA code object, linked with ld.lld), or offload "
-                     "(LLVM IR)"),
+                     "(an HSA code object, linked with ld.lld), or llvm "
+                     "(LLVM bitcode)"),
       llvm::cl::init("bin")};
-  Option<int> optLevel{*this, "opt-level",
-                       llvm::cl::desc("LLVM optimization level"),
-                       llvm::cl::init(3)};
-  Option<bool> verify{*this, "verify",
-                      llvm::cl::desc("Prove tags and schedule first "
-                                     "(--tiletag-verify)"),
-                      llvm::cl::init(true)};
-  Option<bool> allowUnverified{
-      *this, "allow-unverified",
-      llvm::cl::desc("Lower kernels that were not proved (warns)"),
-      llvm::cl::init(false)};
   Option<std::string> output{
       *this, "output", llvm::cl::desc("Also write the assembly/HSACO here"),
       llvm::cl::init("")};
