@@ -84,14 +84,20 @@ def ConvertTileToAMDGPUPass : Pass<"tiletag-convert-to-amdgpu", "::mlir::ModuleO
       bounds check returns zero, so ragged edges need no branch (32-bit
       offsets: operands up to 2 GiB);
     - `tile.alloc_shared` rings are row-major in LDS (16-byte aligned);
+    - Hopper's schedule constructs are translated: an mbarrier is a 64-bit
+      LDS word changed only by atomic adds (phase, pending arrivals and
+      bytes), whose wait spins on the phase's parity; a TMA copy is copied
+      element-parallel by its role's threads, which then count its bytes on
+      the mbarrier; a warp role's barrier is a software barrier in LDS
+      between its waves; `regs` has no meaning (registers are allocated per
+      kernel);
     - `schedule.fence_async_proxy` has nothing to order (no async proxy)
       and `wait_group` nothing to wait for (MFMA is synchronous).
 
-    Schedule constructs that only Hopper has -- warp roles, mbarriers, TMA
-    copies, cluster barriers -- are refused at the op, naming the construct
-    and the chip. The runner attributes are those of the Hopper lowering
-    (`tiletag.block`, `tiletag.shared_bytes`, `tiletag.workspace_bytes`,
-    `tiletag.grid_rank`) and `tiletag.mfma`.
+    TMA stores are refused at the op, naming the construct and the chip;
+    thread-block clusters, by both lowerings. The runner attributes are those of the Hopper
+    lowering (`tiletag.block`, `tiletag.shared_bytes`,
+    `tiletag.workspace_bytes`, `tiletag.grid_rank`) and `tiletag.mfma`.
 
     Kernels that carry tags or schedule ops must have been proved
     (`--tiletag-verify`); otherwise the pass fails, unless

@@ -5,11 +5,24 @@
 // The AMD CDNA target of the kernel lowering (TileToGPU/): dots on MFMA
 // (v_mfma_f32_16x16x16 bf16/f16, wave64), loads with padding as buffer loads
 // whose hardware bounds check gives the zero padding without a branch; and
-// the `tiletag-convert-to-amdgpu` pass. Schedule constructs that only Hopper
-// has (TMA copies, mbarriers, warp roles, clusters) are refused with the
-// construct named until their translation exists; the async-proxy fence has
-// nothing to order here (no async proxy: MFMA reads registers) and is
-// dropped, and a wgmma region runs its dot on MFMA, synchronously.
+// the `tiletag-convert-to-amdgpu` pass. Hopper's schedule constructs are
+// translated (docs/Lowering.md):
+//   - an mbarrier is one 64-bit LDS word, phase * 2^62 + pending arrivals *
+//     2^32 + pending transaction bytes, changed only by atomic adds: the add
+//     that brings both pending counts to zero completes the phase (it adds
+//     2^62 and the arrival count back); a wait spins until the phase's
+//     parity differs from the one it waits for, as try_wait.parity does;
+//   - a TMA copy is copied element-parallel by its role's threads (loads
+//     padded with zero are buffer loads), which then meet at the role's
+//     barrier, and one of them counts its bytes on the mbarrier: a
+//     synchronous copy completes within the window the async one had;
+//   - a warp role's barrier (a named barrier on Hopper) is a software
+//     barrier in LDS between the role's waves;
+//   - a wgmma region's dot runs on MFMA, synchronously; the async-proxy
+//     fence and wait_group have nothing to order (MFMA reads registers and
+//     is synchronous), and a role's register budget has no meaning (CDNA
+//     allocates registers per kernel).
+// TMA stores are refused, naming the construct.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +40,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::tiletag::conversion {
 #define GEN_PASS_DEF_CONVERTTILETOAMDGPUPASS
@@ -71,38 +85,39 @@ public:
   bool swizzles(const Ring &) const override { return false; }
   LogicalResult planAsyncCopies(KernelLowering &k) override;
   std::string whyNotMma(KernelLowering &k, tile::DotOp dot) override;
-  bool readsInPlace(KernelLowering &, Value) override { return false; }
-  void planSharedExtras(KernelLowering &) override {}
+  // MFMA reads a slot's elements into registers at the dot, before anything
+  // after it can release the slot: in place, from LDS.
+  bool readsInPlace(KernelLowering &k, Value operand) override {
+    auto read = operand.getDefiningOp<tile::ReadOp>();
+    return read && k.ringOf(read.getBuffer());
+  }
+  void planSharedExtras(KernelLowering &k) override;
   void addArguments(KernelLowering &, SmallVectorImpl<Type> &) override {}
   void annotate(KernelLowering &k, gpu::GPUFuncOp func, bool done) override {
     if (done)
       func->setAttr("tiletag.mfma", k.b.getBoolAttr(usesMfma));
   }
   void prologue(KernelLowering &) override {}
-  LogicalResult enterRole(KernelLowering &k, schedule::RoleOp role) override {
-    return k.fail(role, refusal("warp roles (schedule.role)"));
+  // CDNA allocates registers per kernel: a role's budget has no meaning.
+  LogicalResult enterRole(KernelLowering &, schedule::RoleOp) override {
+    return success();
   }
   Value swizzledByte(KernelLowering &, const Ring &, ValueRange) override {
     llvm_unreachable("AMDGPU slots are not swizzled");
   }
-  void partialBarrier(KernelLowering &, const Group &) override {
-    llvm_unreachable("AMDGPU kernels have no warp roles");
-  }
+  void partialBarrier(KernelLowering &k, const Group &group) override;
   // No async proxy: MFMA reads registers, loads and stores are generic.
   void proxyFence(KernelLowering &) override {}
   FailureOr<Value> createBarriers(KernelLowering &k,
-                                  schedule::MBarrierInitOp init) override {
-    return k.fail(init, refusal("mbarriers (schedule.mbarrier.init)"));
-  }
+                                  schedule::MBarrierInitOp init) override;
   LogicalResult emitBarrierOp(KernelLowering &k, Operation *op,
-                              Value) override {
-    return k.fail(op, refusal("mbarriers"));
+                              Value barriers) override;
+  LogicalResult emitAsyncCopy(KernelLowering &k, tile::CopyOp copy,
+                              Value barriers, Value index) override;
+  bool copiesByOneThread() const override { return false; }
+  bool isCopyUnit(schedule::AsyncUnit unit) const override {
+    return unit == schedule::AsyncUnit::tma;
   }
-  LogicalResult emitAsyncCopy(KernelLowering &k, tile::CopyOp copy, Value,
-                              Value) override {
-    return k.fail(copy, refusal("TMA copies (schedule.async tma)"));
-  }
-  bool isCopyUnit(schedule::AsyncUnit) const override { return false; }
   // A wgmma region's dot runs on MFMA: synchronously, which refines the
   // region's meaning as the Hopper lowering's synchronous dots do.
   bool isMmaUnit(schedule::AsyncUnit unit) const override {
@@ -130,10 +145,19 @@ public:
 
 private:
   std::string refusal(StringRef construct) const {
-    return (construct + " are Hopper constructs with no lowering for " + chip +
+    return (construct + " have no lowering for " + chip +
             " yet; lower this kernel for sm_90a, or schedule it without them")
         .str();
   }
+  /// A view of `words` 64-bit LDS words from byte `offset` (from the aligned
+  /// base) on.
+  Value ldsWords(KernelLowering &k, Value offset, int64_t words);
+  /// An atomic add of `delta` to word `index` of `words`; the old value.
+  Value atomicAdd(KernelLowering &k, Value words, Value index, Value delta);
+  /// Adds `delta` to an mbarrier word and completes the phase if that
+  /// brought its pending arrivals and bytes to zero.
+  void countOnBarrier(KernelLowering &k, Value barriers, Value index,
+                      int64_t delta);
   MfmaTiling tiling(KernelLowering &k, RankedTensorType type) const {
     return {type.getDimSize(0), type.getDimSize(1), k.group.size / kWaveSize};
   }
@@ -141,6 +165,15 @@ private:
 
   std::string chip;
   bool usesMfma = false;
+  // LDS of the mbarriers (per mbarrier.init: byte offset from the aligned
+  // base) and of the roles' barriers (a counter and a generation each).
+  DenseMap<Operation *, int64_t> barrierOffsets;
+  int64_t roleBarrierOffset = 0;
+  // Per lowered mbarrier array: its words, size and arrival count.
+  struct Barriers {
+    int64_t size, count;
+  };
+  DenseMap<Value, Barriers> barrierArrays;
 };
 
 /// Warpgroups of the group that runs `op`: its role's, or the CTA's.
@@ -153,20 +186,17 @@ int64_t warpgroupsOf(tile::KernelOp kernel, Operation *op) {
   return 1;
 }
 
-/// Refuses, at the op, the schedule constructs that only Hopper has.
+/// Refuses, at the op, the schedule constructs with no translation.
 LogicalResult AMDGPUTarget::planAsyncCopies(KernelLowering &k) {
   WalkResult walk = k.kernel.walk([&](Operation *op) {
     std::string construct;
-    if (isa<schedule::RoleOp>(op))
-      construct = "warp roles (schedule.role)";
-    else if (isa<schedule::MBarrierInitOp>(op))
-      construct = "mbarriers (schedule.mbarrier.init)";
-    else if (auto async = dyn_cast<schedule::AsyncOp>(op);
-             async && async.getUnit() == schedule::AsyncUnit::tma)
-      construct = "TMA copies (schedule.async tma)";
-    else if (auto barrier = dyn_cast<schedule::BarrierOp>(op);
-             barrier && barrier.getScope() == schedule::BarrierScope::cluster)
-      construct = "cluster barriers (schedule.barrier cluster)";
+    auto copy = dyn_cast<tile::CopyOp>(op);
+    auto async = copy ? dyn_cast<schedule::AsyncOp>(copy->getParentOp())
+                      : schedule::AsyncOp();
+    if (async && async.getUnit() == schedule::AsyncUnit::tma &&
+        !copy.isGlobalToShared())
+      construct = "TMA stores (schedule.async tma, shared to global)";
+
     if (construct.empty())
       return WalkResult::advance();
     (void)k.fail(op, refusal(construct));
@@ -304,6 +334,9 @@ FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
   }
   scf::YieldOp::create(b, loc, result);
   usesMfma = true;
+  // Every lane read operand elements (from LDS slots, or the workspace): an
+  // arrival that releases them must wait for the whole group.
+  k.simtSinceBarrier = true;
   return loop.getResult(0);
 }
 
@@ -369,6 +402,197 @@ Value AMDGPUTarget::maskedLoad(KernelLowering &k, Value memref,
   return amdgpu::RawBufferLoadOp::create(b, loc, et, memref, indices,
                                          b.getBoolAttr(true), IntegerAttr(),
                                          Value());
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers, role barriers and TMA copies in LDS
+//===----------------------------------------------------------------------===//
+
+constexpr int64_t kArrival = int64_t(1) << 32; // one pending arrival
+constexpr int64_t kPhase = int64_t(1) << 62;   // one completed phase
+
+void AMDGPUTarget::planSharedExtras(KernelLowering &k) {
+  k.kernel.walk([&](schedule::MBarrierInitOp init) {
+    k.sharedBytes = llvm::alignTo(k.sharedBytes, 8);
+    barrierOffsets[init] = k.sharedBytes;
+    k.sharedBytes += 8 * cast<schedule::MBarrierType>(init.getType()).getSize();
+  });
+  llvm::StringSet<> roles;
+  k.kernel.walk([&](schedule::RoleOp role) { roles.insert(role.getName()); });
+  if (!roles.empty()) {
+    k.sharedBytes = llvm::alignTo(k.sharedBytes, 8);
+    roleBarrierOffset = k.sharedBytes;
+    // Role barriers are numbered from 1 (Group::barrierId).
+    k.sharedBytes += 16 * (roles.size() + 1);
+  }
+}
+
+Value AMDGPUTarget::ldsWords(KernelLowering &k, Value offset, int64_t words) {
+  auto space = gpu::AddressSpaceAttr::get(k.b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  auto type = MemRefType::get({words}, k.b.getI64Type(),
+                              MemRefLayoutAttrInterface(), space);
+  return memref::ViewOp::create(k.b, k.loc, type, k.dynamicShared(), offset,
+                                ValueRange{});
+}
+
+Value AMDGPUTarget::atomicAdd(KernelLowering &k, Value words, Value index,
+                              Value delta) {
+  return memref::AtomicRMWOp::create(k.b, k.loc, arith::AtomicRMWKind::addi,
+                                     delta, words, ValueRange{index});
+}
+
+FailureOr<Value> AMDGPUTarget::createBarriers(KernelLowering &k,
+                                              schedule::MBarrierInitOp init) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  auto type = cast<schedule::MBarrierType>(init.getType());
+  Value offset = arith::AddIOp::create(b, loc, k.ringBase,
+                                       k.idx(barrierOffsets.lookup(init)));
+  Value words = ldsWords(k, offset, type.getSize());
+  barrierArrays[words] = {type.getSize(), (int64_t)init.getCount()};
+  // Phase 0, `count` arrivals and no bytes pending.
+  auto branch = scf::IfOp::create(b, loc, k.electOne());
+  OpBuilder::InsertionGuard inner(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  Value initial = arith::ConstantIntOp::create(
+      b, loc, b.getI64Type(), (int64_t)init.getCount() * kArrival);
+  for (int64_t i = 0; i < type.getSize(); ++i)
+    memref::StoreOp::create(b, loc, initial, words, ValueRange{k.idx(i)});
+  return words;
+}
+
+/// The low part (pending arrivals and bytes) of a word is zero iff
+/// (word + 2^61) mod 2^62 is 2^61: the counts stay far below 2^61 in
+/// magnitude, so the sum never carries into or borrows from the phase
+/// other than by a completion.
+void AMDGPUTarget::countOnBarrier(KernelLowering &k, Value barriers,
+                                  Value index, int64_t delta) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  Type i64 = b.getI64Type();
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  Value old = atomicAdd(k, barriers, index, c(delta));
+  Value now = arith::AddIOp::create(b, loc, old, c(delta));
+  Value low = arith::AndIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, now, c(kPhase / 2)), c(kPhase - 1));
+  Value done = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low,
+                                     c(kPhase / 2));
+  auto branch = scf::IfOp::create(b, loc, done);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  atomicAdd(k, barriers, index,
+            c(kPhase + barrierArrays.lookup(barriers).count * kArrival));
+}
+
+LogicalResult AMDGPUTarget::emitBarrierOp(KernelLowering &k, Operation *op,
+                                          Value barriers) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  Type i64 = b.getI64Type();
+  if (auto arrive = dyn_cast<schedule::MBarrierArriveOp>(op)) {
+    countOnBarrier(k, barriers, k.scalar(arrive.getIndex()), -kArrival);
+    return success();
+  }
+  if (auto expect = dyn_cast<schedule::MBarrierArriveExpectTxOp>(op)) {
+    countOnBarrier(k, barriers, k.scalar(expect.getIndex()),
+                   -kArrival + (int64_t)expect.getBytes());
+    return success();
+  }
+  // Every thread spins until the phase's parity differs from `parity`.
+  auto wait = cast<schedule::MBarrierWaitOp>(op);
+  Value parity = k.scalar(wait.getParity());
+  if (parity.getType().isIndex())
+    parity = arith::IndexCastOp::create(b, loc, i64, parity);
+  else if (parity.getType() != i64)
+    parity = arith::ExtUIOp::create(b, loc, i64, parity);
+  Value one = arith::ConstantIntOp::create(b, loc, i64, 1);
+  parity = arith::AndIOp::create(b, loc, parity, one);
+  Value index = k.scalar(wait.getIndex());
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *before = b.createBlock(&loop.getBefore());
+    Value word = atomicAdd(k, barriers, index,
+                           arith::ConstantIntOp::create(b, loc, i64, 0));
+    Value phase = arith::ShRUIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, word, arith::ConstantIntOp::create(b, loc, i64, kPhase / 2)),
+        arith::ConstantIntOp::create(b, loc, i64, 62));
+    Value pending = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc, phase, one), parity);
+    scf::ConditionOp::create(b, loc, pending, ValueRange{});
+    (void)before;
+    b.createBlock(&loop.getAfter());
+    scf::YieldOp::create(b, loc, ValueRange{});
+  }
+  return success();
+}
+
+/// A software barrier between the role's waves: lane 0 of each wave counts
+/// its wave in (its atomics release and acquire for the wave, whose lanes
+/// issue their memory operations in order); the last wave resets the count
+/// and advances the generation the others wait on.
+void AMDGPUTarget::partialBarrier(KernelLowering &k, const Group &group) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  Type i64 = b.getI64Type();
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  int64_t waves = group.size / kWaveSize;
+  Value words = ldsWords(
+      k,
+      arith::AddIOp::create(b, loc, k.ringBase,
+                            k.idx(roleBarrierOffset + 16 * group.barrierId)),
+      2);
+  Value counter = k.idx(0), generation = k.idx(1);
+  Value lane = arith::RemUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, k.tid, k.idx(group.first)),
+      k.idx(kWaveSize));
+  auto first = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, k.idx(0)));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(first.thenBlock());
+  Value gen = atomicAdd(k, words, generation, c(0));
+  Value arrived = atomicAdd(k, words, counter, c(1));
+  auto last = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, arrived,
+                            c(waves - 1)),
+      /*withElseRegion=*/true);
+  b.setInsertionPointToStart(last.thenBlock());
+  atomicAdd(k, words, counter, c(-waves));
+  atomicAdd(k, words, generation, c(1));
+  b.setInsertionPointToStart(last.elseBlock());
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+  b.createBlock(&loop.getBefore());
+  Value now = atomicAdd(k, words, generation, c(0));
+  scf::ConditionOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, now, gen),
+      ValueRange{});
+  b.createBlock(&loop.getAfter());
+  scf::YieldOp::create(b, loc, ValueRange{});
+}
+
+/// The role's threads copy the tile, meet, and one of them counts its bytes
+/// on the mbarrier (a TMA copy counts the whole box, padding included).
+LogicalResult AMDGPUTarget::emitAsyncCopy(KernelLowering &k, tile::CopyOp copy,
+                                          Value barriers, Value index) {
+  if (failed(k.emitCopy(copy)))
+    return failure();
+  k.groupBarrier();
+  auto branch = scf::IfOp::create(k.b, k.loc, k.electOne());
+  OpBuilder::InsertionGuard guard(k.b);
+  k.b.setInsertionPointToStart(branch.thenBlock());
+  countOnBarrier(k, barriers, index, -k.ringOf(copy.getDest())->slotBytes());
+  return success();
 }
 
 /// Workgroups along `dim`, from the HSA dispatch packet

@@ -710,10 +710,12 @@ LogicalResult KernelLowering::emitAsync(schedule::AsyncOp op) {
       return fail(op, "a " + unitName.upper() +
                           " region must complete on an mbarrier");
     Value index = scalar(op.getBarrierIndex());
-    Value one = electOne();
-    auto branch = scf::IfOp::create(b, loc, one);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(branch.thenBlock());
+    if (target.copiesByOneThread()) {
+      Value one = electOne();
+      auto branch = scf::IfOp::create(b, loc, one);
+      b.setInsertionPointToStart(branch.thenBlock());
+    }
     for (Operation &inner : op.getBody().front().without_terminator()) {
       auto copy = dyn_cast<tile::CopyOp>(inner);
       if (!copy) {
@@ -1269,6 +1271,13 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   });
   if (mapped.wasInterrupted())
     return failure();
+  if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
+          schedule::ScheduleDialect::kLaunchAttrName);
+      launch && !launch.getCluster().empty())
+    return fail(kernel, "thread-block clusters (schedule.launch cluster) are "
+                        "not implemented by " +
+                            target.lowering() +
+                            " yet; launch the kernel without a cluster");
   if (failed(planShared()) || failed(target.planAsyncCopies(*this)))
     return failure();
   planAccumulators();

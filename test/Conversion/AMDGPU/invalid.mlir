@@ -3,30 +3,29 @@
 // says so.
 // RUN: tiletag-opt %s -split-input-file -verify-diagnostics "--tiletag-convert-to-amdgpu=allow-unverified"
 
-// TMA is Hopper's copy unit.
+// A TMA store (shared to global) has no translation yet.
 // expected-warning @+1 {{allow-unverified}}
-tile.kernel @tma(%X: memref<?x?xbf16>) grid(1) {
+tile.kernel @tma_store(%X: memref<?x?xbf16>) grid(1) {
   %c0 = arith.constant 0 : index
   %ring = tile.alloc_shared : memref<1x64x64xbf16, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{cannot be lowered to AMDGPU: mbarriers (schedule.mbarrier.init) are Hopper constructs with no lowering for gfx942 yet}}
-  %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<1>
-  schedule.mbarrier.arrive_expect_tx %full[%c0], 8192 : !schedule.mbarrier<1>
-  schedule.async tma arrive %full[%c0] : !schedule.mbarrier<1> {
-    tile.copy %X[%c0, %c0] -> %ring[%c0] padding(0.0 : bf16)
-        : memref<?x?xbf16> -> memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+  schedule.async tma {
+    // expected-error @+1 {{cannot be lowered to AMDGPU: TMA stores (schedule.async tma, shared to global) have no lowering for gfx942 yet; lower this kernel for sm_90a, or schedule it without them}}
+    tile.copy %ring[%c0] -> %X[%c0, %c0]
+        : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> memref<?x?xbf16>
   }
+  schedule.commit_group tma
+  schedule.wait_group tma pending 0
   tile.return
 }
 
 // -----
 
-// expected-warning @+1 {{allow-unverified}}
-tile.kernel @roles(%X: memref<?x?xf32>) grid(1) attributes {
-    schedule.launch = #schedule.launch<warpgroups = 2>} {
-  // expected-error @+1 {{cannot be lowered to AMDGPU: warp roles (schedule.role) are Hopper constructs with no lowering for gfx942 yet; lower this kernel for sm_90a, or schedule it without them}}
-  schedule.role "a" warpgroups [0] {
-    schedule.yield
-  }
+// Thread-block clusters are not implemented by either lowering.
+// expected-warning @+2 {{allow-unverified}}
+// expected-error @+1 {{cannot be lowered to AMDGPU: thread-block clusters (schedule.launch cluster) are not implemented by the AMDGPU lowering yet; launch the kernel without a cluster}}
+tile.kernel @cluster(%X: memref<?x?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 1, cluster = [2, 1, 1]>} {
+  schedule.barrier cluster
   tile.return
 }
 

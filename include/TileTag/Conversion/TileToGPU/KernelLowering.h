@@ -132,9 +132,13 @@ public:
   virtual LogicalResult emitBarrierOp(KernelLowering &k, Operation *op,
                                       Value barriers) = 0;
   /// One async copy of a `schedule.async` copy region, completing on
-  /// barrier `index` of `barriers`. Run by one thread of the group.
+  /// barrier `index` of `barriers`. Run by one thread of the group, or by
+  /// all of them (copiesByOneThread).
   virtual LogicalResult emitAsyncCopy(KernelLowering &k, tile::CopyOp copy,
                                       Value barriers, Value index) = 0;
+  /// Whether one thread of the group issues a copy region's copies (TMA),
+  /// or the whole group does (copies run element-parallel).
+  virtual bool copiesByOneThread() const { return true; }
   /// Whether `unit` is the unit of the target's async copies / MMAs.
   virtual bool isCopyUnit(schedule::AsyncUnit unit) const = 0;
   virtual bool isMmaUnit(schedule::AsyncUnit unit) const = 0;
@@ -210,6 +214,9 @@ public:
                             function_ref<void(Value v, Value row, Value col)>
                                 body);
   LogicalResult emitOp(Operation *op);
+  /// A synchronous copy between global memory and a shared slot, by the
+  /// group's threads element by element (no barrier).
+  LogicalResult emitCopy(tile::CopyOp op);
 
   tile::KernelOp kernel;
   OpBuilder &b;
@@ -245,7 +252,6 @@ private:
   LogicalResult emitAsync(schedule::AsyncOp op);
   LogicalResult emitMmaDot(tile::DotOp dot, schedule::AsyncOp async);
   LogicalResult emitStore(tile::StoreOp op);
-  LogicalResult emitCopy(tile::CopyOp op);
   LogicalResult emitWrite(tile::WriteOp op);
   LogicalResult fillBuffer(Value buffer, Value tile);
   LogicalResult
