@@ -33,15 +33,16 @@ def EstimatePass : Pass<"tiletag-estimate", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target chip whose model to use (sm_90a: NVIDIA H200)">,
+           "Target chip whose model to use (sm_90a: NVIDIA H200; gfx942: "
+           "AMD MI300X; gfx90a: one die of an AMD MI250X)">,
     Option<"sizes", "sizes", "std::string", /*default=*/"\"\"",
            "Problem sizes and scalar integer operands as NAME=VALUE,... "
            "(default: the kernel's 'tile.launch' sizes; scalars 0)">,
     Option<"kernelName", "kernel", "std::string", /*default=*/"\"\"",
            "Estimate only this kernel">,
     Option<"registers", "regs", "int64_t", /*default=*/"0",
-           "Registers per thread (from ptxas); 0: from the roles' budgets "
-           "or the model's default">,
+           "Registers per thread (from ptxas, or the HSACO's VGPR count); "
+           "0: from the roles' budgets or the model's default">,
     Option<"calibration", "calibration", "std::string", /*default=*/"\"\"",
            "JSON file overriding the model's constants (measured on a GPU)">,
     Option<"format", "format", "std::string", /*default=*/"\"text\"",

@@ -82,6 +82,8 @@ public:
   int64_t waveSize() const override { return kWaveSize; }
   // LDS slots are row-major; 16-byte alignment lets ds_read_b128 serve them.
   int64_t ringAlignment() const override { return 16; }
+  // 64 KiB of LDS per workgroup on CDNA2 and CDNA3.
+  int64_t maxSharedBytes() const override { return 64 * 1024; }
   bool swizzles(const Ring &) const override { return false; }
   LogicalResult planAsyncCopies(KernelLowering &k) override;
   std::string whyNotMma(KernelLowering &k, tile::DotOp dot) override;

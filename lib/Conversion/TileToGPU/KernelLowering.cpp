@@ -1286,6 +1286,13 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   int64_t alignment = target.ringAlignment();
   if (sharedBytes)
     sharedBytes += alignment;
+  // A kernel that cannot be launched is refused here, not at launch.
+  if (sharedBytes > target.maxSharedBytes())
+    return fail(kernel, "its shared buffers, mbarriers and staging need " +
+                            std::to_string(sharedBytes) +
+                            " bytes of shared memory; " + target.lowering() +
+                            " gives a program at most " +
+                            std::to_string(target.maxSharedBytes()));
   // Pure computations whose results only reach tag ops are not lowered.
   for (bool changed = true; changed;) {
     changed = false;

@@ -57,6 +57,8 @@ public:
   StringRef lowering() const override { return "the Hopper lowering"; }
   int64_t waveSize() const override { return 32; }
   int64_t ringAlignment() const override { return kRingAlignment; }
+  // sm_90's largest dynamic shared memory per CTA (227 KiB).
+  int64_t maxSharedBytes() const override { return 227 * 1024; }
   // 2-D slots whose rows are a multiple of 128 bytes: TMA's and wgmma's
   // 128-byte swizzle.
   bool swizzles(const Ring &ring) const override {

@@ -91,6 +91,9 @@ public:
   /// Alignment of each ring in shared memory, and whether a ring's slots use
   /// the target's swizzle.
   virtual int64_t ringAlignment() const = 0;
+  /// Shared memory (dynamic, in bytes) one CTA may have, and what the chip
+  /// calls it in messages.
+  virtual int64_t maxSharedBytes() const = 0;
   virtual bool swizzles(const Ring &ring) const = 0;
   /// Checks and plans the async copies (`schedule.async` regions of copy
   /// units) and anything that becomes a kernel argument.
