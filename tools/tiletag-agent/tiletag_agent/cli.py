@@ -18,12 +18,15 @@ from . import llm
 from . import planner as planning
 from . import recipes as recipe_files
 
-TARGETS = ("sm_90a",)
+TARGETS = ("sm_90a", "gfx942", "gfx90a")
+# Targets lowered by --tiletag-compile-rocm (no ptxas).
+AMD_TARGETS = ("gfx942", "gfx90a")
 USAGE = """Searches transform scripts for the fastest kernel the checkers prove
 correct. Every candidate is applied, verified (tags, contract, schedule), run
 on the CPU oracle at ragged sizes against the workload's float64 reference,
-lowered to PTX and assembled by ptxas, then scored by the cost model at
---size (with --measure: timed on the GPU). A candidate that fails any step is recorded with the reason and is
+lowered to PTX and assembled by ptxas (for gfx942 and gfx90a: lowered to
+AMDGPU assembly), then scored by the cost model of --target at --size (with
+--measure: timed on the GPU). A candidate that fails any step is recorded with the reason and is
 never reported. docs/Agent.md describes recipes, the planner and DIR."""
 
 
@@ -87,7 +90,7 @@ class Run:
                 "best": self.best and {k: self.best[k] for k in
                                        ("id", "recipe", "params", "score")},
                 "attempts": [{k: v for k, v in a.items()
-                              if k not in ("kernel_ir", "ptx")}
+                              if k not in ("kernel_ir", "code")}
                              for a in self.attempts]}
 
     def save(self):
@@ -100,7 +103,11 @@ class Run:
         out = self.args.out
         atomic_write(os.path.join(out, "best-script.mlir"), attempt["script"])
         atomic_write(os.path.join(out, "best.mlir"), attempt["kernel_ir"])
-        atomic_write(os.path.join(out, "best.ptx"), attempt["ptx"])
+        atomic_write(os.path.join(out, self.best_code()), attempt["code"])
+
+    def best_code(self):
+        """The lowered best kernel's file: PTX, or AMDGPU assembly."""
+        return "best.s" if self.args.target in AMD_TARGETS else "best.ptx"
 
     def markdown(self):
         lines = ["# tiletag-agent: @%s on %s at %s" % (
@@ -204,7 +211,7 @@ class Run:
                 self.best = a
         if self.best and best_id is not None:
             # best.* files were written when it was found.
-            for f in ("best-script.mlir", "best.mlir", "best.ptx"):
+            for f in ("best-script.mlir", "best.mlir", self.best_code()):
                 if not os.path.exists(os.path.join(self.args.out, f)):
                     raise SystemExit("tiletag-agent: %s lacks %s; use another --out"
                                      % (self.args.out, f))
@@ -347,7 +354,9 @@ def _main(argv=None):
         os.path.abspath(__file__))), "recipes")
     ap = argparse.ArgumentParser(prog="tiletag-agent", description=USAGE)
     ap.add_argument("input", metavar="KERNEL", help="MLIR file with the tile kernel")
-    ap.add_argument("--target", default="sm_90a", help="target chip (%s)" % ", ".join(TARGETS))
+    ap.add_argument("--target", default="sm_90a",
+                    help="target chip (%s: NVIDIA H200; gfx942: AMD MI300X; gfx90a: AMD "
+                    "MI250X)" % ", ".join(TARGETS))
     ap.add_argument("--kernel", help="kernel to optimize (default: the file's first "
                     "kernel that is no other kernel's contract)")
     ap.add_argument("--size", default="", help="problem sizes (and scalar operands) to "
@@ -397,9 +406,13 @@ def _main(argv=None):
     for flag in ("budget", "jobs", "batch", "llm_every", "timeout", "rlimit"):
         if getattr(args, flag) is not None and getattr(args, flag) < 1:
             raise SystemExit("tiletag-agent: --%s must be at least 1" % flag.replace("_", "-"))
+    if args.measure and args.target in AMD_TARGETS:
+        raise SystemExit("tiletag-agent: --measure times kernels on a CUDA GPU; "
+                         "%s has no runner yet" % args.target)
     if args.estimate:
         return estimate(args, find_tools(args, needed=("opt",)))
-    tools = find_tools(args)
+    tools = find_tools(args, needed=("opt", "run") if args.target in AMD_TARGETS
+                       else ("opt", "run", "ptxas"))
 
     try:
         text = open(args.input).read()

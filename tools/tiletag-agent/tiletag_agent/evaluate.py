@@ -5,7 +5,8 @@ Steps, each of which can reject: apply the script with the transform
 interpreter (it may rewrite the kernel and add kernels, nothing else: the
 contract stays as it was), verify (tags, contract, schedule), run the CPU
 oracle at ragged sizes on fresh random inputs against the workload's
-float64 reference, lower to PTX, assemble with ptxas (registers, spills),
+float64 reference, lower to PTX and assemble with ptxas (registers, spills),
+or for a gfx chip lower to AMDGPU assembly (registers, spills),
 estimate the time, and with `measure` time it on the GPU."""
 
 import json
@@ -209,6 +210,56 @@ def _run(cmd, timeout, tmp=None):
     return rc, out, err, time.perf_counter() - start
 
 
+def lower_and_assemble(task, proved, tmp, t):
+    """Lowers the proved candidate for task["chip"]: PTX assembled by ptxas
+    (registers and spills from its report), or for a gfx chip AMDGPU assembly
+    (registers and spills from its code object metadata). Returns times and
+    registers, or the arguments of a rejection or a crash."""
+    if task["chip"].startswith("gfx"):
+        asm = os.path.join(tmp, "kernel.s")
+        rc, _, err, s = _run([task["opt"], proved, "--tiletag-compile-rocm="
+                              "chip=%s format=isa output=%s verify=0" % (task["chip"], asm),
+                              "-o", os.devnull], t, tmp)
+        if rc is None or rc < 0:
+            return {"crashed": ("lower", rc, err, s)}
+        if rc != 0:
+            msg = first_error(err)
+            return {"reject": ("lower", "shared-memory" if "shared memory" in msg
+                               else "lower", msg, s)}
+        text = _read(asm)
+        regs = [int(r) for r in re.findall(r"^\s*\.vgpr_count:\s*(\d+)", text, re.M)]
+        spills = [int(r) for r in re.findall(r"^\s*\.[sv]gpr_spill_count:\s*(\d+)",
+                                             text, re.M)]
+        # A VGPR holds 4 bytes per lane.
+        return {"times": {"lower": round(s, 3)}, "code": asm,
+                "registers": {"registers": max(regs) if regs else None,
+                              "spill_bytes": 4 * sum(spills)}}
+    ptx = os.path.join(tmp, "kernel.ptx")
+    rc, _, err, s = _run([task["opt"], proved, "--tiletag-compile-cuda="
+                          "chip=%s format=isa output=%s verify=0" % (task["chip"], ptx),
+                          "-o", os.devnull], t, tmp)
+    if rc is None or rc < 0:
+        return {"crashed": ("lower", rc, err, s)}
+    if rc != 0:
+        msg = first_error(err)
+        return {"reject": ("lower", "shared-memory" if "shared memory" in msg
+                           else "lower", msg, s)}
+    times = {"lower": round(s, 3)}
+    rc, _, err, s = _run([task["ptxas"], "-arch=" + task["chip"], "-v", ptx,
+                          "-o", os.path.join(tmp, "kernel.cubin")], t)
+    if rc != 0:
+        return {"times": times,
+                "reject": ("ptxas", "ptxas", first_error(err) if rc else "ptxas "
+                           + ("timed out" if rc is None else "crashed"), s)}
+    times["ptxas"] = round(s, 3)
+    regs = [int(r) for r in re.findall(r"Used (\d+) registers", err)]
+    spills = [int(a) + int(b) for a, b in re.findall(
+        r"(\d+) bytes spill stores, (\d+) bytes spill loads", err)]
+    return {"times": times, "code": ptx,
+            "registers": {"registers": max(regs) if regs else None,
+                          "spill_bytes": sum(spills)}}
+
+
 def evaluate(task):
     """task: dict with module (text), kernel, scope (kernel.scope of the
     module as tiletag-opt prints it), script (text), opt, run,
@@ -227,7 +278,6 @@ def evaluate(task):
         script = os.path.join(tmp, "script.mlir")
         out = os.path.join(tmp, "out.mlir")
         proved = os.path.join(tmp, "proved.mlir")
-        ptx = os.path.join(tmp, "kernel.ptx")
         with open(src, "w") as f:
             f.write(task["module"])
         with open(script, "w") as f:
@@ -293,26 +343,13 @@ def evaluate(task):
                     _sizes(sizes), first_error(err + sout)), total)
         result["times"]["oracle"] = round(total, 3)
 
-        rc, _, err, s = _run([task["opt"], proved, "--tiletag-compile-cuda="
-                              "chip=%s format=isa output=%s verify=0" % (task["chip"], ptx),
-                              "-o", os.devnull], t, tmp)
-        if rc is None or rc < 0:
-            return crashed("lower", rc, err, s)
-        if rc != 0:
-            return reject("lower", "lower", first_error(err), s)
-        result["times"]["lower"] = round(s, 3)
-
-        rc, _, err, s = _run([task["ptxas"], "-arch=" + task["chip"], "-v", ptx,
-                              "-o", os.path.join(tmp, "kernel.cubin")], t)
-        if rc != 0:
-            return reject("ptxas", "ptxas", first_error(err) if rc else "ptxas "
-                          + ("timed out" if rc is None else "crashed"), s)
-        result["times"]["ptxas"] = round(s, 3)
-        regs = [int(r) for r in re.findall(r"Used (\d+) registers", err)]
-        spills = [int(a) + int(b) for a, b in re.findall(
-            r"(\d+) bytes spill stores, (\d+) bytes spill loads", err)]
-        result["ptxas"] = {"registers": max(regs) if regs else None,
-                           "spill_bytes": sum(spills)}
+        lowered = lower_and_assemble(task, proved, tmp, t)
+        result["times"].update(lowered.get("times", {}))
+        if "reject" in lowered:
+            return reject(*lowered["reject"])
+        if "crashed" in lowered:
+            return crashed(*lowered["crashed"])
+        result["ptxas"] = lowered["registers"]
 
         options = "sizes=%s format=json kernel=%s chip=%s" % (
             _sizes(dict(task["size"], **task["scalars"])), task["kernel"], task["chip"])
@@ -355,6 +392,5 @@ def evaluate(task):
         result["status"] = "verified"
         with open(proved) as f:
             result["kernel_ir"] = f.read()
-        with open(ptx) as f:
-            result["ptx"] = f.read()
+        result["code"] = _read(lowered["code"])
     return result

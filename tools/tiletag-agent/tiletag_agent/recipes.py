@@ -82,9 +82,15 @@ class Recipe:
         def where(key, message):
             raise RecipeError("%s:%d: %s" % (path, _line_of(text, key), message))
 
-        for key in ("name", "target", "rationale", "template"):
+        for key in ("name", "rationale", "template"):
             if not isinstance(data.get(key), str) or not data.get(key).strip():
                 where(key, "recipe needs a non-empty string '%s'" % key)
+        targets = data.get("target")
+        if isinstance(targets, str):
+            targets = [targets]
+        if not isinstance(targets, list) or not targets or not all(
+                isinstance(t, str) and t.strip() for t in targets):
+            where("target", "recipe needs 'target': a chip, or a list of chips")
         known = {"name", "target", "rationale", "template", "requires",
                  "params", "repair"}
         for key in data:
@@ -92,7 +98,7 @@ class Recipe:
                 where(key, "unknown key '%s' (expected %s)"
                       % (key, ", ".join(sorted(known))))
         self.name = data["name"]
-        self.target = data["target"]
+        self.targets = targets
         self.rationale = data["rationale"].strip()
         self.template = data["template"]
         req = data.get("requires", {})
@@ -144,8 +150,8 @@ class Recipe:
 
     def applies(self, facts, target):
         """None if the recipe applies to a kernel with `facts`, else why not."""
-        if self.target != target:
-            return "serves %s, not %s" % (self.target, target)
+        if target not in self.targets:
+            return "serves %s, not %s" % (", ".join(self.targets), target)
         r = self.requires
         if r["workloads"] and facts["workload"] not in r["workloads"]:
             return "kernel's workload '%s' is not one of %s" % (facts["workload"], r["workloads"])
