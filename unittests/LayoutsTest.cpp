@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 
+#include <map>
 #include <set>
 
 using namespace mlir::tiletag::layout;
@@ -147,6 +148,39 @@ TEST(LayoutsTest, Mfma16x16Operands) {
     }
   EXPECT_EQ(a.size(), 256u);
   EXPECT_EQ(b.size(), 256u);
+}
+
+// The LDS layout of the AMD lowering (128-byte XOR swizzle) against the
+// CDNA3 ISA's LDS banks (32 banks of 4 bytes): an MFMA A operand of a
+// 128x64 bf16 slot is read 8 bytes a lane (4 bf16 of one row), 16 rows at
+// the same column. Row-major, the 16 rows' words share 2 banks: 16 words
+// queue at one bank. Swizzled, rows r and r + 8 share a 16-byte chunk's
+// banks: 2 words a bank for 16 lanes, and at most 4 for the whole wave
+// (128 words over 32 banks cannot do better).
+TEST(LayoutsTest, LdsBanksOfMfmaOperandA) {
+  auto worst = [](int64_t lanes, bool swizzled) {
+    std::map<int64_t, std::set<int64_t>> words; // bank -> distinct words
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      for (int64_t i = 0; i < 4; ++i) {
+        Coord e = mfma16x16OperandA(lane, i);
+        int64_t byte = e.row * 128 + e.col * 2; // 64 bf16: one 128-byte row
+        if (swizzled)
+          byte = swizzle128B(byte);
+        words[ldsBank(byte)].insert(byte / 4);
+      }
+    size_t most = 0;
+    for (auto &[bank, w] : words)
+      most = std::max(most, w.size());
+    return most;
+  };
+  EXPECT_EQ(worst(16, false), 16u);
+  EXPECT_EQ(worst(16, true), 2u);
+  EXPECT_EQ(worst(64, false), 16u);
+  EXPECT_EQ(worst(64, true), 4u);
+  EXPECT_EQ(ldsBank(0), 0);
+  EXPECT_EQ(ldsBank(4), 1);
+  EXPECT_EQ(ldsBank(124), 31);
+  EXPECT_EQ(ldsBank(128), 0);
 }
 
 } // namespace

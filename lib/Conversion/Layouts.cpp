@@ -71,3 +71,7 @@ Coord mlir::tiletag::layout::mfma16x16OperandA(int64_t lane, int64_t i) {
 Coord mlir::tiletag::layout::mfma16x16OperandB(int64_t lane, int64_t i) {
   return {4 * (lane / 16) + i, lane % 16};
 }
+
+int64_t mlir::tiletag::layout::ldsBank(int64_t offset) {
+  return (offset / 4) % 32;
+}

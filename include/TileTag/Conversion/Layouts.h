@@ -88,6 +88,10 @@ Coord mfma16x16OperandA(int64_t lane, int64_t i);
 /// `lane` holds in element `i`: row 4 (lane / 16) + i, column lane mod 16.
 Coord mfma16x16OperandB(int64_t lane, int64_t i);
 
+/// The LDS bank of byte `offset` (CDNA3 ISA, "Local Data Share": 32 banks,
+/// each 4 bytes wide, consecutive dwords in consecutive banks).
+int64_t ldsBank(int64_t offset);
+
 } // namespace mlir::tiletag::layout
 
 #endif // TILETAG_CONVERSION_LAYOUTS_H

@@ -83,7 +83,9 @@ def ConvertTileToAMDGPUPass : Pass<"tiletag-convert-to-amdgpu", "::mlir::ModuleO
       an element out of range reads past the buffer, where the hardware's
       bounds check returns zero, so ragged edges need no branch (32-bit
       offsets: operands up to 2 GiB);
-    - `tile.alloc_shared` rings are row-major in LDS (16-byte aligned);
+    - `tile.alloc_shared` rings are in LDS (128-byte aligned), slots with
+      128-byte-multiple rows under the 128-byte XOR swizzle (fewer bank
+      conflicts for MFMA operand reads), others row-major;
     - Hopper's schedule constructs are translated: an mbarrier is a 64-bit
       LDS word changed only by atomic adds (phase, pending arrivals and
       bytes), whose wait spins on the phase's parity; a TMA copy is copied

@@ -80,11 +80,17 @@ public:
   StringRef name() const override { return "AMDGPU"; }
   StringRef lowering() const override { return "the AMDGPU lowering"; }
   int64_t waveSize() const override { return kWaveSize; }
-  // LDS slots are row-major; 16-byte alignment lets ds_read_b128 serve them.
-  int64_t ringAlignment() const override { return 16; }
+  // 128-byte alignment keeps a swizzled slot's rows on the banks the
+  // swizzle assigns them (32 banks of 4 bytes).
+  int64_t ringAlignment() const override { return kSwizzleBytes; }
   // 64 KiB of LDS per workgroup on CDNA2 and CDNA3.
   int64_t maxSharedBytes() const override { return 64 * 1024; }
-  bool swizzles(const Ring &) const override { return false; }
+  // LDS slots with 128-byte-multiple rows take the 128-byte XOR swizzle:
+  // the 16 rows an MFMA A operand reads at one column fall on 2 words per
+  // bank instead of 16 (LayoutsTest.LdsBanksOfMfmaOperandA).
+  bool swizzles(const Ring &ring) const override {
+    return fitsSwizzle128B(ring);
+  }
   LogicalResult planAsyncCopies(KernelLowering &k) override;
   std::string whyNotMma(KernelLowering &k, tile::DotOp dot) override;
   // MFMA reads a slot's elements into registers at the dot, before anything
@@ -104,8 +110,9 @@ public:
   LogicalResult enterRole(KernelLowering &, schedule::RoleOp) override {
     return success();
   }
-  Value swizzledByte(KernelLowering &, const Ring &, ValueRange) override {
-    llvm_unreachable("AMDGPU slots are not swizzled");
+  Value swizzledByte(KernelLowering &k, const Ring &ring,
+                     ValueRange index) override {
+    return swizzled128BByte(k, ring, index);
   }
   void partialBarrier(KernelLowering &k, const Group &group) override;
   // No async proxy: MFMA reads registers, loads and stores are generic.

@@ -45,6 +45,34 @@ int64_t Ring::slotBytes() const {
   return n;
 }
 
+bool conversion::fitsSwizzle128B(const Ring &ring) {
+  int64_t rowBytes = ring.tile.back() * byteWidth(ring.type.getElementType());
+  return ring.tile.size() == 2 && rowBytes % kSwizzleBytes == 0;
+}
+
+/// Swizzled slots hold 128-byte column panels one after the other, each
+/// row's 16-byte chunks XORed with the row index mod 8.
+Value conversion::swizzled128BByte(KernelLowering &k, const Ring &ring,
+                                   ValueRange index) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  int64_t width = byteWidth(ring.type.getElementType());
+  int64_t pw = kSwizzleBytes / width, rows = ring.tile[0];
+  Value panel = arith::DivUIOp::create(b, loc, index[1], k.idx(pw));
+  Value col = arith::RemUIOp::create(b, loc, index[1], k.idx(pw));
+  Value off = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, index[0], k.idx(kSwizzleBytes)),
+      arith::MulIOp::create(b, loc, col, k.idx(width)));
+  // The layout::swizzle128B function, in IR.
+  Value row8 = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, off, k.idx(128)), k.idx(8));
+  Value swz = arith::XOrIOp::create(
+      b, loc, off, arith::MulIOp::create(b, loc, row8, k.idx(16)));
+  return arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, panel, k.idx(rows * kSwizzleBytes)), swz);
+}
+
 LoweringTarget::~LoweringTarget() = default;
 
 Value LoweringTarget::gridDim(KernelLowering &k, gpu::Dimension dim) {

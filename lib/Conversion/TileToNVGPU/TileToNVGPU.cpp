@@ -35,7 +35,6 @@ using namespace mlir::tiletag::conversion;
 
 namespace {
 
-constexpr int64_t kSwizzleBytes = 128;
 constexpr int64_t kRingAlignment = 1024; // 128-byte swizzle atoms: 8 x 128 B
 
 /// Elements of one 128-byte swizzle panel.
@@ -59,11 +58,9 @@ public:
   int64_t ringAlignment() const override { return kRingAlignment; }
   // sm_90's largest dynamic shared memory per CTA (227 KiB).
   int64_t maxSharedBytes() const override { return 227 * 1024; }
-  // 2-D slots whose rows are a multiple of 128 bytes: TMA's and wgmma's
-  // 128-byte swizzle.
+  // TMA's and wgmma's 128-byte swizzle.
   bool swizzles(const Ring &ring) const override {
-    int64_t rowBytes = ring.tile.back() * byteWidth(ring.type.getElementType());
-    return ring.tile.size() == 2 && rowBytes % kSwizzleBytes == 0;
+    return fitsSwizzle128B(ring);
   }
   LogicalResult planAsyncCopies(KernelLowering &k) override;
   std::string whyNotMma(KernelLowering &k, tile::DotOp dot) override;
@@ -76,7 +73,9 @@ public:
   void prologue(KernelLowering &k) override;
   LogicalResult enterRole(KernelLowering &k, schedule::RoleOp role) override;
   Value swizzledByte(KernelLowering &k, const Ring &ring,
-                     ValueRange index) override;
+                     ValueRange index) override {
+    return swizzled128BByte(k, ring, index);
+  }
   void partialBarrier(KernelLowering &k, const Group &group) override;
   void proxyFence(KernelLowering &k) override;
   FailureOr<Value> createBarriers(KernelLowering &k,
@@ -312,29 +311,6 @@ LogicalResult NVGPUTarget::enterRole(KernelLowering &k, schedule::RoleOp role) {
 //===----------------------------------------------------------------------===//
 // Shared memory and synchronization
 //===----------------------------------------------------------------------===//
-
-/// Swizzled slots hold 128-byte column panels one after the other, each
-/// row's 16-byte chunks XORed with the row index mod 8.
-Value NVGPUTarget::swizzledByte(KernelLowering &k, const Ring &ring,
-                                ValueRange index) {
-  OpBuilder &b = k.b;
-  Location loc = k.loc;
-  int64_t width = byteWidth(ring.type.getElementType());
-  int64_t pw = panelWidth(ring), rows = ring.tile[0];
-  Value panel = arith::DivUIOp::create(b, loc, index[1], k.idx(pw));
-  Value col = arith::RemUIOp::create(b, loc, index[1], k.idx(pw));
-  Value off = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, index[0], k.idx(kSwizzleBytes)),
-      arith::MulIOp::create(b, loc, col, k.idx(width)));
-  // The layout::swizzle128B function, in IR.
-  Value row8 = arith::RemUIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, off, k.idx(128)), k.idx(8));
-  Value swz = arith::XOrIOp::create(
-      b, loc, off, arith::MulIOp::create(b, loc, row8, k.idx(16)));
-  return arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, panel, k.idx(rows * kSwizzleBytes)), swz);
-}
 
 /// A named barrier (bar.sync id, threads) per role.
 void NVGPUTarget::partialBarrier(KernelLowering &k, const Group &group) {

@@ -49,6 +49,10 @@ constexpr int64_t kWarpgroupThreads = 128;
 /// Bytes of one element of `t` (index: 8).
 int64_t byteWidth(Type t);
 
+/// The 128-byte swizzle of TMA and wgmma, also the bank-conflict-free LDS
+/// layout of the AMD lowering (layout::swizzle128B).
+constexpr int64_t kSwizzleBytes = 128;
+
 /// A shared ring from tile.alloc_shared, placed in dynamic shared memory.
 struct Ring {
   MemRefType type;
@@ -285,6 +289,14 @@ private:
 LogicalResult
 lowerKernels(ModuleOp module, bool allowUnverified,
              function_ref<std::unique_ptr<LoweringTarget>()> makeTarget);
+
+/// Whether `ring`'s slots can take the 128-byte swizzle: 2-D, rows a
+/// multiple of 128 bytes.
+bool fitsSwizzle128B(const Ring &ring);
+/// Byte offset, within its slot, of tile element `index` of a slot under the
+/// 128-byte swizzle: 128-byte column panels one after the other, each row's
+/// 16-byte chunks XORed with the row index mod 8.
+Value swizzled128BByte(KernelLowering &k, const Ring &ring, ValueRange index);
 
 /// Position of tile element `idx` in the global memref `memref`, per the
 /// tile dialect's block addressing.
