@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""What the AMD lowering's code objects use, per kernel: VGPRs, AGPRs, SGPRs,
+spills, LDS (the dynamic LDS the runner must request, `tiletag.shared_bytes`)
+and the occupancy these allow on a CDNA3 CU, with the MI300X cost model's
+estimate beside it. Also lists the kernels the lowering refuses, with why.
+
+  python3 bench/amd/metadata.py BUILD [--chip gfx942] [--size M=8192,...]
+      [FILE.mlir ...]
+
+Without files: every bundled kernel (examples/, examples/naive/) and every
+result of examples/scripts/. Prints one Markdown table."""
+
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# CDNA3 (gfx942): 512 vector registers per lane and SIMD (VGPRs and AGPRs
+# together, allocated in blocks of 8; the metadata's .vgpr_count is that
+# total on gfx90a and later, .agpr_count the AGPRs among them), 8 waves per
+# SIMD, 4 SIMDs and 64 KiB of LDS per CU.
+REGISTERS, MAX_WAVES, SIMDS, LDS = 512, 8, 4, 64 * 1024
+
+
+def run(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def scripted(opt, tmp):
+    files = []
+    for script in sorted(glob.glob(os.path.join(ROOT, "examples/scripts/*.mlir"))):
+        name = os.path.basename(script)[:-5]
+        src = os.path.join(ROOT, "examples/naive", "gemm.mlir" if name == "gemm_wide"
+                           else name + ".mlir")
+        out = os.path.join(tmp, "scripted_%s.mlir" % name)
+        r = run([opt, src, "--transform-preload-library=transform-library-paths=" + script,
+                 "--transform-interpreter", "-o", out])
+        if r.returncode == 0:
+            files.append(out)
+    return files
+
+
+def kernels_of(notes):
+    """{field: value} per kernel of `llvm-readelf --notes` output: the keys
+    of each `amdhsa.kernels` entry (indented 4, the first after `- `)."""
+    found = []
+    for line in notes.splitlines():
+        m = re.match(r"^(  - |    )\.(\w+):\s*(\S*)$", line)
+        if not m:
+            continue
+        if m.group(1) == "  - ":
+            found.append({})
+        if found:
+            found[-1][m.group(2)] = m.group(3)
+    return [k for k in found if "name" in k]
+
+
+def occupancy(vgprs, lds, threads):
+    waves = max(1, threads // 64)
+    registers = -(-vgprs // 8) * 8
+    by_registers = min(MAX_WAVES, REGISTERS // max(registers, 1))
+    groups = LDS // lds if lds else MAX_WAVES * SIMDS
+    by_lds = min(MAX_WAVES, groups * waves // SIMDS)
+    return min(by_registers, by_lds)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("build")
+    ap.add_argument("files", nargs="*")
+    ap.add_argument("--chip", default="gfx942")
+    ap.add_argument("--size", default="M=8192,N=8192,K=8192,BH=32,S=4096,R=8192,C=8192")
+    args = ap.parse_args()
+    opt = os.path.join(args.build, "bin", "tiletag-opt")
+    readelf = "/usr/lib/llvm-22/bin/llvm-readelf"
+    with tempfile.TemporaryDirectory() as tmp:
+        files = args.files or (sorted(glob.glob(os.path.join(ROOT, "examples/*.mlir"))) +
+                               sorted(glob.glob(os.path.join(ROOT, "examples/naive/*.mlir"))) +
+                               scripted(opt, tmp))
+        print("| kernel | VGPR (total) | of which AGPR | SGPR | spills | LDS bytes | threads | waves/SIMD "
+              "| %s estimate |" % args.chip)
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+        for f in files:
+            label = os.path.relpath(f, ROOT) if f.startswith(ROOT) else os.path.basename(f)
+            hsaco = os.path.join(tmp, "k.hsaco")
+            r = run([opt, f, "--tiletag-compile-rocm=chip=%s output=%s" % (args.chip, hsaco),
+                     "-o", os.devnull])
+            if r.returncode != 0:
+                why = next((l.split("error:", 1)[1].strip() for l in r.stderr.splitlines()
+                            if "error:" in l), "failed")
+                print("| %s | refused: %s | | | | | | | |" % (label, why.replace("|", "/")))
+                continue
+            lowered = run([opt, f, "--tiletag-verify", "--tiletag-convert-to-amdgpu"]).stdout
+            shared = dict(re.findall(r"gpu\.func @(\w+)\(.*?tiletag\.shared_bytes = (\d+)",
+                                     lowered))
+            block = dict(re.findall(r"gpu\.func @(\w+)\(.*?tiletag\.block = array<i64: (\d+)",
+                                    lowered))
+            for k in kernels_of(run([readelf, "--notes", hsaco]).stdout):
+                name = k["name"]
+                vgpr, agpr = int(k.get("vgpr_count", 0)), int(k.get("agpr_count", 0))
+                lds = int(shared.get(name, 0)) + int(k.get("group_segment_fixed_size", 0))
+                threads = int(block.get(name, 64))
+                spills = int(k.get("vgpr_spill_count", 0)) + int(k.get("sgpr_spill_count", 0))
+                # A split-k kernel's S is its number of splits.
+                sizes = args.size.replace("S=4096", "S=4") if "splitk" in label else args.size
+                est = run([opt, f, "--tiletag-estimate=chip=%s kernel=%s regs=%d sizes=%s"
+                           % (args.chip, name, vgpr, sizes), "-o", os.devnull])
+                m = re.search(r": ([0-9.]+ us, [0-9.]+ TFLOP/s)", est.stdout)
+                print("| %s @%s | %d | %d | %s | %d | %d | %d | %d | %s |" % (
+                    label, name, vgpr, agpr, k.get("sgpr_count", "?"), spills, lds, threads,
+                    occupancy(vgpr, lds, threads),
+                    m.group(1) if m else "no estimate: " + next(
+                        (l.split("error:", 1)[1].strip() for l in est.stderr.splitlines()
+                         if "error:" in l), "?")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
