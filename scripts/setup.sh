@@ -17,7 +17,7 @@ fi
 
 packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
-  libz3-dev z3 pkg-config cmake ninja-build ccache libgtest-dev python3
+  libz3-dev z3 pkg-config cmake ninja-build ccache libgtest-dev libhsa-runtime-dev python3
   python3-distributed python3-dev pybind11-dev python3-numpy python3-pytest
 )
 missing=()

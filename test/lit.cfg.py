@@ -77,3 +77,7 @@ def has_cuda_gpu():
 
 if has_cuda_gpu():
     config.available_features.add("cuda-gpu")
+
+# An AMD GPU: the ROCm kernel driver's device (the HSA runtime opens it).
+if os.path.exists("/dev/kfd"):
+    config.available_features.add("rocm-gpu")

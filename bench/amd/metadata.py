@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What the AMD lowering's code objects use, per kernel: VGPRs, AGPRs, SGPRs,
-spills, LDS (the dynamic LDS the runner must request, `tiletag.shared_bytes`)
+spills, LDS (the dynamic LDS the runner must request, `tiletag.abi`'s `shared_bytes`)
 and the occupancy these allow on a CDNA3 CU, with the MI300X cost model's
 estimate beside it. Also lists the kernels the lowering refuses, with why.
 
@@ -95,10 +95,10 @@ def main():
                 print("| %s | refused: %s | | | | | | | |" % (label, why.replace("|", "/")))
                 continue
             lowered = run([opt, f, "--tiletag-verify", "--tiletag-convert-to-amdgpu"]).stdout
-            shared = dict(re.findall(r"gpu\.func @(\w+)\(.*?tiletag\.shared_bytes = (\d+)",
-                                     lowered))
-            block = dict(re.findall(r"gpu\.func @(\w+)\(.*?tiletag\.block = array<i64: (\d+)",
-                                    lowered))
+            shared = dict(re.findall(r"gpu\.func @(\w+)\(.*?tiletag\.abi = \{.*?"
+                                     r"shared_bytes = (\d+)", lowered))
+            block = dict(re.findall(r"gpu\.func @(\w+)\(.*?tiletag\.abi = \{block = "
+                                    r"array<i64: (\d+)", lowered))
             for k in kernels_of(run([readelf, "--notes", hsaco]).stdout):
                 name = k["name"]
                 vgpr, agpr = int(k.get("vgpr_count", 0)), int(k.get("agpr_count", 0))

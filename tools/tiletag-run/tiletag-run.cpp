@@ -15,6 +15,7 @@
 #include "TileTag/Dialect/Tag/IR/TagDialect.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 #include "TileTag/Execution/CudaRunner.h"
+#include "TileTag/Execution/RocmRunner.h"
 #include "TileTag/Execution/Interpreter.h"
 #include "TileTag/Execution/Launch.h"
 #include "TileTag/Execution/Npy.h"
@@ -88,22 +89,29 @@ static cl::opt<std::string> outputsDir(
 
 static cl::opt<std::string> device(
     "device",
-    cl::desc("Where the kernels run: cpu (the sequential oracle) or cuda "
-             "(compiled with --tiletag-compile-cuda and launched on GPU 0; "
-             "the outputs are then also compared with the CPU oracle)"),
-    cl::init("cpu"), cl::value_desc("cpu|cuda"), cl::cat(category));
-static cl::opt<std::string> chip("chip",
-                                 cl::desc("GPU architecture for --device=cuda"),
-                                 cl::init("sm_90a"), cl::cat(category));
+    cl::desc("Where the kernels run: cpu (the sequential oracle), cuda "
+             "(compiled with --tiletag-compile-cuda and launched on GPU 0 "
+             "through the CUDA driver) or rocm (compiled with "
+             "--tiletag-compile-rocm and launched on the first AMD GPU through "
+             "the HSA runtime); on a GPU the outputs are also compared with "
+             "the CPU oracle"),
+    cl::init("cpu"), cl::value_desc("cpu|cuda|rocm"), cl::cat(category));
+static cl::opt<std::string>
+    chip("chip",
+         cl::desc("GPU architecture (default: sm_90a for --device=cuda, "
+                  "gfx942 for --device=rocm)"),
+         cl::init(""), cl::cat(category));
 static cl::opt<unsigned> repeat(
     "repeat",
-    cl::desc("With --device=cuda: launch each kernel N more times after the "
+    cl::desc("With --device=cuda or rocm: launch each kernel N more times "
+             "after the "
              "run that is checked, on the same buffers, and report the "
              "median time of those launches"),
     cl::init(0), cl::value_desc("N"), cl::cat(category));
 static cl::opt<bool> skipOracle(
     "skip-oracle",
-    cl::desc("With --device=cuda: do not compare with the CPU oracle (to "
+    cl::desc("With --device=cuda or rocm: do not compare with the CPU "
+             "oracle (to "
              "time kernels at sizes the sequential oracle would take hours "
              "on; the kernel's proof is then its only check)"),
     cl::cat(category));
@@ -297,7 +305,7 @@ Job prepareJob(tile::KernelOp head) {
 /// false if one failed at run time.
 bool runJob(const Job &job, ArrayRef<tile::KernelOp> kernels,
             const NamedBuffers &buffers, double &millis,
-            exec::CudaProgram *gpu = nullptr) {
+            exec::GpuProgram *gpu = nullptr) {
   if (!gpu) {
     auto start = std::chrono::steady_clock::now();
     bool ok = orThrow(
@@ -376,17 +384,23 @@ int runMain(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       return 2;
   }
 
-  if (device != "cuda" && (repeat || skipOracle))
+  if (device != "cpu" && device != "cuda" && device != "rocm")
+    throw UsageError{"--device must be cpu, cuda or rocm, not '" + device +
+                     "'"};
+  if (device == "cpu" && (repeat || skipOracle))
     throw UsageError{std::string(repeat ? "--repeat" : "--skip-oracle") +
-                     " needs --device=cuda"};
-  std::unique_ptr<exec::CudaProgram> gpu;
-  if (device == "cuda") {
+                     " needs --device=cuda or --device=rocm"};
+  std::unique_ptr<exec::GpuProgram> gpu;
+  if (device != "cpu") {
     std::string error;
-    gpu = exec::CudaProgram::create(*module, chip, error);
+    if (device == "cuda")
+      gpu = exec::CudaProgram::create(
+          *module, chip.empty() ? "sm_90a" : StringRef(chip), error);
+    else
+      gpu = exec::RocmProgram::create(
+          *module, chip.empty() ? "gfx942" : StringRef(chip), error);
     if (!gpu)
-      throw UsageError{"--device=cuda: " + error};
-  } else if (device != "cpu") {
-    throw UsageError{"--device must be cpu or cuda, not '" + device + "'"};
+      throw UsageError{"--device=" + device + ": " + error};
   }
 
   int status = 0;

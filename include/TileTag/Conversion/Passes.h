@@ -87,6 +87,9 @@ struct CompileROCMOptions : public CompileOptions<CompileROCMOptions> {
 /// gpu + amdgpu, then ROCDL, LLVM's AMDGPU back end and ld.lld.
 void buildCompileROCMPipeline(OpPassManager &pm,
                               const CompileROCMOptions &options);
+/// Its part after --tiletag-convert-to-amdgpu: gpu + amdgpu to a gpu.binary.
+void buildROCMBinaryPipeline(OpPassManager &pm,
+                             const CompileROCMOptions &options);
 
 /// `--tiletag-compile-cuda` and `--tiletag-compile-rocm`.
 void registerCompileCUDAPipeline();

@@ -37,11 +37,11 @@ def ConvertTileToNVGPUPass : Pass<"tiletag-convert-to-nvgpu", "::mlir::ModuleOp"
       be held (dot and reduce results, loop-carried tiles, loaded tiles) is
       kept in a per-program global workspace (the last kernel argument).
 
-    The kernel's interface for a runner is recorded on the `gpu.func`:
-    `tiletag.block` (threads), `tiletag.shared_bytes` (dynamic shared memory),
-    `tiletag.workspace_bytes` (per program), `tiletag.tensor_maps` (per
-    tensor-map argument: the global operand, box and swizzle),
-    `tiletag.grid_rank`.
+    The kernel's interface for a runner is recorded on the `gpu.func` in
+    one dictionary, `tiletag.abi`: `block` (threads), `grid_rank`,
+    `shared_bytes` (dynamic shared memory), `workspace_bytes` (per
+    program), `tensor_maps` (per tensor-map argument: the global operand,
+    box and swizzle) and `wgmma`.
 
     Kernels that carry tags or schedule ops must have been proved
     (`tag.verified`, `schedule.verified`, set by `--tiletag-verify`);
@@ -97,9 +97,8 @@ def ConvertTileToAMDGPUPass : Pass<"tiletag-convert-to-amdgpu", "::mlir::ModuleO
       and `wait_group` nothing to wait for (MFMA is synchronous).
 
     TMA stores are refused at the op, naming the construct and the chip;
-    thread-block clusters, by both lowerings. The runner attributes are those of the Hopper
-    lowering (`tiletag.block`, `tiletag.shared_bytes`,
-    `tiletag.workspace_bytes`, `tiletag.grid_rank`) and `tiletag.mfma`.
+    thread-block clusters, by both lowerings. The runner interface is
+    `tiletag.abi` as on Hopper, with `mfma` as the target's entry.
 
     Kernels that carry tags or schedule ops must have been proved
     (`--tiletag-verify`); otherwise the pass fails, unless

@@ -118,6 +118,11 @@ void conversion::buildCompileROCMPipeline(OpPassManager &pm,
     pm.addPass(verify::createVerifyPass());
   pm.addPass(createConvertTileToAMDGPUPass(
       ConvertTileToAMDGPUPassOptions{options.allowUnverified, options.chip}));
+  buildROCMBinaryPipeline(pm, options);
+}
+
+void conversion::buildROCMBinaryPipeline(OpPassManager &pm,
+                                         const CompileROCMOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   GpuROCDLAttachTargetOptions attach;

@@ -101,9 +101,10 @@ public:
   }
   void planSharedExtras(KernelLowering &k) override;
   void addArguments(KernelLowering &, SmallVectorImpl<Type> &) override {}
-  void annotate(KernelLowering &k, gpu::GPUFuncOp func, bool done) override {
-    if (done)
-      func->setAttr("tiletag.mfma", k.b.getBoolAttr(usesMfma));
+  void annotate(KernelLowering &, gpu::GPUFuncOp) override {}
+  void addABI(KernelLowering &k,
+              SmallVectorImpl<NamedAttribute> &entries) override {
+    entries.push_back(k.b.getNamedAttr("mfma", k.b.getBoolAttr(usesMfma)));
   }
   void prologue(KernelLowering &) override {}
   // CDNA allocates registers per kernel: a role's budget has no meaning.

@@ -1362,7 +1362,7 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(
       DenseI32ArrayAttr::get(ctx, {(int32_t)threads, 1, 1}));
-  target.annotate(*this, func, /*done=*/false);
+  target.annotate(*this, func);
 
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&func.getBody().front());
@@ -1488,11 +1488,15 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   gpu::ReturnOp::create(b, loc);
   perProgram->setAttr("value", b.getIndexAttr(workspaceBytes));
 
-  func->setAttr("tiletag.block", b.getDenseI64ArrayAttr({threads, 1, 1}));
-  func->setAttr("tiletag.grid_rank", b.getI64IntegerAttr(kernel.getGrid()));
-  func->setAttr("tiletag.shared_bytes", b.getI64IntegerAttr(sharedBytes));
-  func->setAttr("tiletag.workspace_bytes", b.getI64IntegerAttr(workspaceBytes));
-  target.annotate(*this, func, /*done=*/true);
+  // The kernel's interface for a runner, in one attribute (both runners
+  // read it: Execution/GpuProgram.h).
+  SmallVector<NamedAttribute> abi = {
+      b.getNamedAttr("block", b.getDenseI64ArrayAttr({threads, 1, 1})),
+      b.getNamedAttr("grid_rank", b.getI64IntegerAttr(kernel.getGrid())),
+      b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(sharedBytes)),
+      b.getNamedAttr("workspace_bytes", b.getI64IntegerAttr(workspaceBytes))};
+  target.addABI(*this, abi);
+  func->setAttr(kABIAttrName, b.getDictionaryAttr(abi));
   return func;
 }
 

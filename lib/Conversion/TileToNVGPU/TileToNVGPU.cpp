@@ -69,7 +69,9 @@ public:
   }
   void planSharedExtras(KernelLowering &k) override;
   void addArguments(KernelLowering &k, SmallVectorImpl<Type> &types) override;
-  void annotate(KernelLowering &k, gpu::GPUFuncOp func, bool done) override;
+  void annotate(KernelLowering &k, gpu::GPUFuncOp func) override;
+  void addABI(KernelLowering &k,
+              SmallVectorImpl<NamedAttribute> &entries) override;
   void prologue(KernelLowering &k) override;
   LogicalResult enterRole(KernelLowering &k, schedule::RoleOp role) override;
   Value swizzledByte(KernelLowering &k, const Ring &ring,
@@ -268,15 +270,16 @@ void NVGPUTarget::addArguments(KernelLowering &k,
     types.push_back(LLVM::LLVMPointerType::get(k.b.getContext()));
 }
 
-void NVGPUTarget::annotate(KernelLowering &k, gpu::GPUFuncOp func, bool done) {
+void NVGPUTarget::annotate(KernelLowering &k, gpu::GPUFuncOp func) {
+  // One CTA per multiprocessor at least (.minnctapersm): with the thread
+  // count, ptxas then knows the register count at entry, which setmaxnreg
+  // needs.
+  func->setAttr("nvvm.minctasm", k.b.getI32IntegerAttr(1));
+}
+
+void NVGPUTarget::addABI(KernelLowering &k,
+                         SmallVectorImpl<NamedAttribute> &entries) {
   OpBuilder &b = k.b;
-  if (!done) {
-    // One CTA per multiprocessor at least (.minnctapersm): with the thread
-    // count, ptxas then knows the register count at entry, which setmaxnreg
-    // needs.
-    func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
-    return;
-  }
   SmallVector<Attribute> maps;
   for (TensorMap &m : tensorMaps)
     maps.push_back(b.getDictionaryAttr({
@@ -284,8 +287,8 @@ void NVGPUTarget::annotate(KernelLowering &k, gpu::GPUFuncOp func, bool done) {
         b.getNamedAttr("box", b.getDenseI64ArrayAttr(m.box)),
         b.getNamedAttr("swizzle", b.getI64IntegerAttr(kSwizzleBytes)),
     }));
-  func->setAttr("tiletag.tensor_maps", b.getArrayAttr(maps));
-  func->setAttr("tiletag.wgmma", b.getBoolAttr(usesWgmma));
+  entries.push_back(b.getNamedAttr("tensor_maps", b.getArrayAttr(maps)));
+  entries.push_back(b.getNamedAttr("wgmma", b.getBoolAttr(usesWgmma)));
 }
 
 void NVGPUTarget::prologue(KernelLowering &k) {

@@ -25,7 +25,6 @@ using namespace mlir;
 using namespace mlir::tiletag;
 using namespace mlir::tiletag::exec;
 
-exec::CudaProgram::~CudaProgram() = default;
 
 #if TILETAG_HAVE_CUDA_H
 #include <cuda.h>
@@ -79,52 +78,12 @@ struct Driver {
   }
 };
 
-/// What the lowering recorded about one gpu.func.
-struct KernelInfo {
-  SmallVector<Type> params;
-  SmallVector<int64_t> block;
-  int64_t sharedBytes = 0, workspaceBytes = 0;
-  struct Map {
-    unsigned operand;
-    SmallVector<int64_t> box;
-  };
-  SmallVector<Map> maps;
-  CUfunction function = nullptr;
-};
-
-uint64_t toBits(Type type, double v) {
-  if (auto f = dyn_cast<FloatType>(type)) {
-    llvm::APFloat x(v);
-    bool lost;
-    x.convert(f.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
-    return x.bitcastToAPInt().getZExtValue();
-  }
-  return static_cast<uint64_t>(static_cast<int64_t>(v));
-}
-
-double fromBits(Type type, uint64_t bits) {
-  if (auto f = dyn_cast<FloatType>(type)) {
-    llvm::APFloat x(f.getFloatSemantics(), llvm::APInt(f.getWidth(), bits));
-    bool lost;
-    x.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
-              &lost);
-    return x.convertToDouble();
-  }
-  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-  if (width == 1)
-    return bits & 1;
-  return static_cast<double>(llvm::SignExtend64(bits, width));
-}
-
-int64_t bytesOf(Type type) {
-  return type.isIndex() ? 8 : std::max(1u, type.getIntOrFloatBitWidth() / 8);
-}
-
 class CudaProgramImpl : public CudaProgram {
 public:
   Driver cu;
   CUmodule module = nullptr;
-  llvm::StringMap<KernelInfo> kernels;
+  llvm::StringMap<KernelABI> kernels;
+  llvm::StringMap<CUfunction> functions;
 
   LogicalResult run(StringRef name, ArrayRef<RuntimeValue> operands,
                     ArrayRef<int64_t> grid, double &millis, std::string &error,
@@ -140,7 +99,8 @@ LogicalResult CudaProgramImpl::run(StringRef name,
     error = "no compiled kernel @" + name.str();
     return failure();
   }
-  KernelInfo &info = it->second;
+  KernelABI &info = it->second;
+  CUfunction function = functions.lookup(name);
   SmallVector<CUdeviceptr> allocations;
   llvm::scope_exit cleanup([&] {
     for (CUdeviceptr p : allocations)
@@ -160,13 +120,7 @@ LogicalResult CudaProgramImpl::run(StringRef name,
     const Buffer *buffer = std::get_if<Buffer>(&v);
     if (!buffer)
       continue;
-    const Array &a = **buffer;
-    int64_t width = bytesOf(a.elementType);
-    std::vector<char> bytes(a.size() * width);
-    for (int64_t e = 0; e < a.size(); ++e) {
-      uint64_t bits = toBits(a.elementType, a.data[e]);
-      std::memcpy(bytes.data() + e * width, &bits, width);
-    }
+    std::vector<char> bytes = toDeviceBytes(**buffer);
     if (!alloc(bytes.size(), devicePtrs[i]) ||
         !cu.ok(cu.cuMemcpyHtoD_(devicePtrs[i], bytes.data(), bytes.size()),
                "cuMemcpyHtoD", error))
@@ -175,9 +129,9 @@ LogicalResult CudaProgramImpl::run(StringRef name,
 
   // Tensor maps, in device memory.
   SmallVector<CUdeviceptr> mapPtrs;
-  for (KernelInfo::Map &m : info.maps) {
+  for (KernelABI::TensorMap &m : info.tensorMaps) {
     const Array &a = **std::get_if<Buffer>(&operands[m.operand]);
-    int64_t rank = a.rank(), width = bytesOf(a.elementType);
+    int64_t rank = a.rank(), width = deviceBytes(a.elementType);
     CUtensorMapDataType dtype;
     if (a.elementType.isBF16())
       dtype = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
@@ -230,54 +184,24 @@ LogicalResult CudaProgramImpl::run(StringRef name,
   if (info.workspaceBytes && !alloc(info.workspaceBytes * programs, workspace))
     return failure();
 
-  // Parameters in the lowered signature: each memref expands to (allocated,
-  // aligned, offset, sizes..., strides...).
-  std::vector<uint64_t> storage;
-  auto memrefParams = [&](CUdeviceptr p, ArrayRef<int64_t> shape) {
-    storage.push_back(p);
-    storage.push_back(p);
-    storage.push_back(0);
-    for (int64_t s : shape)
-      storage.push_back(s);
-    int64_t stride = 1;
-    SmallVector<int64_t> strides(shape.size());
-    for (int64_t d = shape.size() - 1; d >= 0; --d) {
-      strides[d] = stride;
-      stride *= shape[d];
-    }
-    for (int64_t s : strides)
-      storage.push_back(s);
-  };
-  for (auto [i, v] : llvm::enumerate(operands)) {
-    if (const Buffer *buffer = std::get_if<Buffer>(&v)) {
-      memrefParams(devicePtrs[i], (*buffer)->shape);
-    } else if (const Array *scalar = std::get_if<Array>(&v)) {
-      storage.push_back(toBits(scalar->elementType, scalar->data[0]));
-    } else {
-      error = "operand " + std::to_string(i) + " has no value";
-      return failure();
-    }
-  }
-  for (CUdeviceptr p : mapPtrs)
-    storage.push_back(p);
-  memrefParams(workspace, {info.workspaceBytes * programs});
-  // The packing above follows the operands; the signature the lowering made
-  // must agree, parameter for parameter.
-  size_t expected = 0;
-  for (Type t : info.params)
-    expected += isa<MemRefType>(t) ? 3 + 2 * cast<MemRefType>(t).getRank() : 1;
-  if (expected != storage.size()) {
-    error = "internal: @" + name.str() + " takes " + std::to_string(expected) +
-            " parameters, the runner packed " + std::to_string(storage.size());
+  std::vector<Param> packed;
+  SmallVector<uint64_t> addresses(devicePtrs.begin(), devicePtrs.end());
+  SmallVector<uint64_t> maps(mapPtrs.begin(), mapPtrs.end());
+  if (failed(packParams(info, operands, addresses, maps, workspace,
+                        info.workspaceBytes * programs, packed, error)))
     return failure();
-  }
+  // cuLaunchKernel reads each parameter's size from the kernel: 8 bytes of
+  // storage each, the value in the low bytes.
+  std::vector<uint64_t> storage;
+  for (const Param &p : packed)
+    storage.push_back(p.bits);
   std::vector<void *> params;
   for (uint64_t &s : storage)
     params.push_back(&s);
 
   if (info.sharedBytes &&
       !cu.ok(cu.cuFuncSetAttribute_(
-                 info.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                 function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                  info.sharedBytes),
              "cuFuncSetAttribute", error))
     return failure();
@@ -287,7 +211,7 @@ LogicalResult CudaProgramImpl::run(StringRef name,
   // One launch, timed from launch to completion.
   auto launch = [&](double &ms) {
     auto start = std::chrono::steady_clock::now();
-    if (!cu.ok(cu.cuLaunchKernel_(info.function, g[0], g[1], g[2],
+    if (!cu.ok(cu.cuLaunchKernel_(function, g[0], g[1], g[2],
                                   info.block[0], info.block[1], info.block[2],
                                   info.sharedBytes, nullptr, params.data(),
                                   nullptr),
@@ -307,16 +231,11 @@ LogicalResult CudaProgramImpl::run(StringRef name,
     if (!buffer)
       continue;
     Array &a = **buffer;
-    int64_t width = bytesOf(a.elementType);
-    std::vector<char> bytes(a.size() * width);
+    std::vector<char> bytes(a.size() * deviceBytes(a.elementType));
     if (!cu.ok(cu.cuMemcpyDtoH_(bytes.data(), devicePtrs[i], bytes.size()),
                "cuMemcpyDtoH", error))
       return failure();
-    for (int64_t e = 0; e < a.size(); ++e) {
-      uint64_t bits = 0;
-      std::memcpy(&bits, bytes.data() + e * width, width);
-      a.data[e] = fromBits(a.elementType, bits);
-    }
+    fromDeviceBytes(a, bytes);
   }
   if (!repeats)
     return success();
@@ -344,32 +263,8 @@ CudaProgram::create(ModuleOp source, StringRef chip, std::string &error) {
     error = "the kernels could not be proved or lowered (see above)";
     return nullptr;
   }
-  module->walk([&](gpu::GPUFuncOp func) {
-    if (!func.isKernel())
-      return;
-    KernelInfo info;
-    info.params.assign(func.getArgumentTypes().begin(),
-                       func.getArgumentTypes().end());
-    info.block.assign(func->getAttrOfType<DenseI64ArrayAttr>("tiletag.block")
-                          .asArrayRef()
-                          .begin(),
-                      func->getAttrOfType<DenseI64ArrayAttr>("tiletag.block")
-                          .asArrayRef()
-                          .end());
-    info.sharedBytes =
-        func->getAttrOfType<IntegerAttr>("tiletag.shared_bytes").getInt();
-    info.workspaceBytes =
-        func->getAttrOfType<IntegerAttr>("tiletag.workspace_bytes").getInt();
-    for (Attribute a : func->getAttrOfType<ArrayAttr>("tiletag.tensor_maps")) {
-      auto dict = cast<DictionaryAttr>(a);
-      KernelInfo::Map m;
-      m.operand = dict.getAs<IntegerAttr>("operand").getInt();
-      auto box = dict.getAs<DenseI64ArrayAttr>("box").asArrayRef();
-      m.box.assign(box.begin(), box.end());
-      info.maps.push_back(m);
-    }
-    impl->kernels[func.getName()] = std::move(info);
-  });
+  if (failed(readKernelABIs(*module, impl->kernels, error)))
+    return nullptr;
   // gpu-module-to-binary runs ptxas from PATH: fall back on the toolkit's.
   if (!llvm::sys::findProgramByName("ptxas")) {
     const char *home = std::getenv("CUDA_HOME");
@@ -411,7 +306,8 @@ CudaProgram::create(ModuleOp source, StringRef chip, std::string &error) {
              "cuModuleLoadData", error))
     return nullptr;
   for (auto &entry : impl->kernels)
-    if (!cu.ok(cu.cuModuleGetFunction_(&entry.second.function, impl->module,
+    if (!cu.ok(cu.cuModuleGetFunction_(&impl->functions[entry.getKey()],
+                                       impl->module,
                                        entry.getKey().str().c_str()),
                "cuModuleGetFunction", error))
       return nullptr;

@@ -7,7 +7,7 @@
 
 // CHECK: gpu.module @tiletag_kernels
 // CHECK: gpu.func @gemm(
-// CHECK-SAME: kernel attributes {known_block_size = array<i32: 128, 1, 1>, tiletag.block = array<i64: 128, 1, 1>, tiletag.grid_rank = 2 : i64, tiletag.mfma = true, tiletag.shared_bytes = 0 : i64
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 128, 1, 1>, tiletag.abi = {block = array<i64: 128, 1, 1>, grid_rank = 2 : i64, mfma = true, shared_bytes = 0 : i64
 // CHECK: llvm.call_intrinsic "llvm.amdgcn.dispatch.ptr"
 // CHECK: scf.for {{.*}} -> (vector<128xf32>)
 // CHECK: memref.dim %arg0, %{{.*}} : memref<?x?xbf16>

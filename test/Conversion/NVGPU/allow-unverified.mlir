@@ -11,7 +11,7 @@ tile.kernel @unproved(%X: memref<?x?xf32>) grid(1) {
 
 // CHECK-LABEL: gpu.func @scale
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
-// CHECK-SAME: tiletag.workspace_bytes = 16384
+// CHECK-SAME: tiletag.abi = {{.*}}workspace_bytes = 16384 : i64}
 // CHECK: gpu.block_id  x
 // CHECK: scf.for
 // CHECK: scf.if

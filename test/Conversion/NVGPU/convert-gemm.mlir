@@ -10,12 +10,9 @@
 // CHECK: gpu.module @tiletag_kernels
 // CHECK: gpu.func @gemm(%{{.*}}: memref<?x?xbf16>, %{{.*}}: memref<?x?xbf16>, %{{.*}}: memref<?x?xf32>, %[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr, %[[WS:.*]]: memref<?xi8>) kernel
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
-// CHECK-SAME: tiletag.block = array<i64: 256, 1, 1>
-// CHECK-SAME: tiletag.grid_rank = 2
-// CHECK-SAME: tiletag.shared_bytes = 132096
-// CHECK-SAME: tiletag.tensor_maps = [{box = array<i64: 128, 64>, operand = 0 : i64, swizzle = 128 : i64}, {box = array<i64: 64, 64>, operand = 1 : i64, swizzle = 128 : i64}]
-// CHECK-SAME: tiletag.wgmma = true
-// CHECK-SAME: tiletag.workspace_bytes = 0
+// CHECK-SAME: tiletag.abi = {block = array<i64: 256, 1, 1>, grid_rank = 2 : i64, shared_bytes = 132096 : i64,
+// CHECK-SAME: tensor_maps = [{box = array<i64: 128, 64>, operand = 0 : i64, swizzle = 128 : i64}, {box = array<i64: 64, 64>, operand = 1 : i64, swizzle = 128 : i64}]
+// CHECK-SAME: wgmma = true, workspace_bytes = 0 : i64}
 // CHECK: builtin.unrealized_conversion_cast %[[MAPA]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x64xbf16, 3>, swizzle = swizzle_128b
 // CHECK: nvgpu.mbarrier.create
 // CHECK: nvgpu.mbarrier.init

@@ -10,7 +10,7 @@
 
 // CHECK-LABEL: gpu.func @softmax
 // CHECK-SAME: (%[[X:.*]]: memref<?x?xf32>, %[[Y:.*]]: memref<?x?xf32>, %[[WS:.*]]: memref<?xi8>) kernel
-// CHECK-SAME: tiletag.workspace_bytes = 49536
+// CHECK-SAME: tiletag.abi = {{.*}}workspace_bytes = 49536 : i64}
 // CHECK: %[[SLICE:.*]] = arith.muli %{{.*}}, %c49536
 // The running max, initialized to -inf by the group.
 // CHECK: %[[M:.*]] = memref.view %[[WS]][%[[SLICE]]][] : memref<?xi8> to memref<16xf32>

@@ -42,6 +42,12 @@
 
 namespace mlir::tiletag::conversion {
 
+/// The gpu.func attribute that holds a lowered kernel's interface for a
+/// runner: a dictionary of `block` (threads), `grid_rank`, `shared_bytes`
+/// (dynamic shared memory to request), `workspace_bytes` (per program), and
+/// the target's entries (`tensor_maps`, `wgmma`; `mfma`).
+constexpr StringLiteral kABIAttrName = "tiletag.abi";
+
 /// Threads of one schedule warpgroup (the unit of `schedule.launch` and
 /// warp roles) on every target.
 constexpr int64_t kWarpgroupThreads = 128;
@@ -115,9 +121,12 @@ public:
   /// Arguments after the kernel's operands (and before the workspace).
   virtual void addArguments(KernelLowering &k,
                             SmallVectorImpl<Type> &types) = 0;
-  /// Attributes on the gpu.func (compiler hints, the target's part of the
-  /// runner interface); called once the body is emitted too (`done`).
-  virtual void annotate(KernelLowering &k, gpu::GPUFuncOp func, bool done) = 0;
+  /// Attributes on the gpu.func for the back end (compiler hints).
+  virtual void annotate(KernelLowering &k, gpu::GPUFuncOp func) = 0;
+  /// The target's entries of the kernel's interface for a runner
+  /// (`tiletag.abi`), once the body is emitted.
+  virtual void addABI(KernelLowering &k,
+                      SmallVectorImpl<NamedAttribute> &entries) = 0;
   /// Code at the start of the function body.
   virtual void prologue(KernelLowering &k) = 0;
   /// Code at the start of a role's branch (register budget).

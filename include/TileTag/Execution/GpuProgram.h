@@ -1,0 +1,90 @@
+//===- GpuProgram.h - lowered kernels on a GPU ------------------*- C++ -*-===//
+//
+// Part of the TileTag project.
+//
+// What the GPU runners share: the interface tiletag-run drives
+// (GpuProgram), the kernel interface the lowerings record on each gpu.func
+// (`tiletag.abi`), how operand values become device bits, and how the
+// operands become the lowered kernel's parameters (each memref expanded to
+// allocated and aligned pointer, offset, sizes, strides, as the LLVM
+// lowering of gpu.func has them).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILETAG_EXECUTION_GPUPROGRAM_H
+#define TILETAG_EXECUTION_GPUPROGRAM_H
+
+#include "TileTag/Execution/Interpreter.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::tiletag::exec {
+
+/// Compiled kernels, loaded on a GPU.
+class GpuProgram {
+public:
+  virtual ~GpuProgram();
+
+  /// Runs kernel `name` over `grid` with `operands` as for runKernel: memref
+  /// buffers are copied to the device, then back. `millis` is the kernel
+  /// time alone (launch to completion). With `repeats`, the kernel then runs
+  /// that many more times on the same device buffers (the outputs copied
+  /// back are the first run's) and `millis` is the median of those runs.
+  virtual LogicalResult run(StringRef name, ArrayRef<RuntimeValue> operands,
+                            ArrayRef<int64_t> grid, double &millis,
+                            std::string &error, unsigned repeats = 0) = 0;
+};
+
+/// One lowered kernel's interface (its gpu.func's `tiletag.abi`).
+struct KernelABI {
+  SmallVector<Type> params; // the gpu.func's argument types
+  SmallVector<int64_t> block;
+  int64_t sharedBytes = 0, workspaceBytes = 0;
+  /// Hopper: one tensor map per (operand, box), after the operands.
+  struct TensorMap {
+    unsigned operand;
+    SmallVector<int64_t> box;
+  };
+  SmallVector<TensorMap> tensorMaps;
+};
+
+/// The interface of every kernel of a lowered module, by name; fails with
+/// `error` on a gpu.func kernel without a well-formed `tiletag.abi`.
+LogicalResult readKernelABIs(ModuleOp lowered,
+                             llvm::StringMap<KernelABI> &abis,
+                             std::string &error);
+
+/// An element's bits on the device (floats rounded to nearest even), and
+/// back; the bytes of one element.
+uint64_t toDeviceBits(Type type, double v);
+double fromDeviceBits(Type type, uint64_t bits);
+int64_t deviceBytes(Type type);
+
+/// One parameter of a lowered kernel: its bits and its size in bytes.
+struct Param {
+  uint64_t bits;
+  unsigned bytes;
+};
+
+/// The parameters of a kernel with interface `abi`: the operands (a memref
+/// at device address `addresses[i]`, a scalar by value), then `extra`
+/// pointers (tensor maps), then the workspace at `workspace`. Fails with
+/// `error` when the packing and the lowered signature disagree.
+LogicalResult packParams(const KernelABI &abi,
+                         ArrayRef<RuntimeValue> operands,
+                         ArrayRef<uint64_t> addresses,
+                         ArrayRef<uint64_t> extra, uint64_t workspace,
+                         int64_t workspaceBytes, std::vector<Param> &params,
+                         std::string &error);
+
+/// Device bytes of a buffer operand, and copying them back.
+std::vector<char> toDeviceBytes(const Array &a);
+void fromDeviceBytes(Array &a, const std::vector<char> &bytes);
+
+} // namespace mlir::tiletag::exec
+
+#endif // TILETAG_EXECUTION_GPUPROGRAM_H
