@@ -81,6 +81,23 @@ LogicalResult packParams(const KernelABI &abi,
                          int64_t workspaceBytes, std::vector<Param> &params,
                          std::string &error);
 
+/// An entry point of a GPU runtime library and where to keep it.
+struct RuntimeSymbol {
+  const char *name;
+  void **slot;
+};
+/// Opens `soname` (at run time: tools run where the runtime is not
+/// installed) and resolves `symbols`. Sets `error` to `unavailable` when the
+/// library cannot be opened, or names the missing entry point.
+LogicalResult loadRuntime(const char *soname, ArrayRef<RuntimeSymbol> symbols,
+                          StringRef unavailable, std::string &error);
+
+/// With `repeats`, launches `repeats` more times and sets `millis` to the
+/// median time; fails as soon as a launch does.
+LogicalResult timeRepeats(unsigned repeats,
+                          function_ref<bool(double &millis)> launch,
+                          double &millis);
+
 /// Device bytes of a buffer operand, and copying them back.
 std::vector<char> toDeviceBytes(const Array &a);
 void fromDeviceBytes(Array &a, const std::vector<char> &bytes);

@@ -28,15 +28,11 @@ using namespace mlir::tiletag::exec;
 
 #if TILETAG_HAVE_CUDA_H
 #include <cuda.h>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
 
 namespace {
-
-#define TILETAG_STR2(x) #x
-#define TILETAG_STR(x) TILETAG_STR2(x)
 
 /// The driver entry points, from libcuda.so.1 opened at run time.
 struct Driver {
@@ -52,20 +48,12 @@ struct Driver {
 #undef TILETAG_CU
 
   bool load(std::string &error) {
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      error = "no CUDA driver (libcuda.so.1 cannot be opened)";
-      return false;
-    }
-#define TILETAG_CU(fn)                                                         \
-  fn##_ = reinterpret_cast<decltype(fn##_)>(dlsym(lib, TILETAG_STR(fn)));      \
-  if (!fn##_) {                                                                \
-    error = std::string("libcuda lacks ") + TILETAG_STR(fn);                   \
-    return false;                                                              \
-  }
-    TILETAG_CU_LIST(TILETAG_CU)
+#define TILETAG_CU(fn) {#fn, reinterpret_cast<void **>(&fn##_)},
+    RuntimeSymbol symbols[] = {TILETAG_CU_LIST(TILETAG_CU)};
 #undef TILETAG_CU
-    return true;
+    return succeeded(loadRuntime(
+        "libcuda.so.1", symbols,
+        "no CUDA driver (libcuda.so.1 cannot be opened)", error));
   }
 
   bool ok(CUresult r, const char *what, std::string &error) {
@@ -237,15 +225,7 @@ LogicalResult CudaProgramImpl::run(StringRef name,
       return failure();
     fromDeviceBytes(a, bytes);
   }
-  if (!repeats)
-    return success();
-  std::vector<double> times(repeats);
-  for (double &ms : times)
-    if (!launch(ms))
-      return failure();
-  std::nth_element(times.begin(), times.begin() + repeats / 2, times.end());
-  millis = times[repeats / 2];
-  return success();
+  return timeRepeats(repeats, launch, millis);
 }
 
 } // namespace

@@ -9,13 +9,47 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/APFloat.h"
 
+#include <algorithm>
 #include <cstring>
+#include <dlfcn.h>
 
 using namespace mlir;
 using namespace mlir::tiletag;
 using namespace mlir::tiletag::exec;
 
 exec::GpuProgram::~GpuProgram() = default;
+
+LogicalResult exec::loadRuntime(const char *soname,
+                                ArrayRef<RuntimeSymbol> symbols,
+                                StringRef unavailable, std::string &error) {
+  void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    error = unavailable.str();
+    return failure();
+  }
+  for (const RuntimeSymbol &s : symbols) {
+    *s.slot = dlsym(lib, s.name);
+    if (!*s.slot) {
+      error = std::string(soname) + " lacks " + s.name;
+      return failure();
+    }
+  }
+  return success();
+}
+
+LogicalResult exec::timeRepeats(unsigned repeats,
+                                function_ref<bool(double &)> launch,
+                                double &millis) {
+  if (!repeats)
+    return success();
+  std::vector<double> times(repeats);
+  for (double &ms : times)
+    if (!launch(ms))
+      return failure();
+  std::nth_element(times.begin(), times.begin() + repeats / 2, times.end());
+  millis = times[repeats / 2];
+  return success();
+}
 
 LogicalResult exec::readKernelABIs(ModuleOp lowered,
                                    llvm::StringMap<KernelABI> &abis,

@@ -24,12 +24,8 @@ using namespace mlir::tiletag::exec;
 #include <atomic>
 #include <chrono>
 #include <cstring>
-#include <dlfcn.h>
 
 namespace {
-
-#define TILETAG_STR2(x) #x
-#define TILETAG_STR(x) TILETAG_STR2(x)
 
 /// The HSA runtime's entry points, from libhsa-runtime64.so.1 opened at run
 /// time (no link dependency: tools run where ROCm is not installed).
@@ -55,21 +51,13 @@ struct Runtime {
 #undef TILETAG_HSA
 
   bool load(std::string &error) {
-    void *lib = dlopen("libhsa-runtime64.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      error = "no AMD GPU: the ROCm runtime (libhsa-runtime64.so.1) cannot "
-              "be opened";
-      return false;
-    }
-#define TILETAG_HSA(fn)                                                        \
-  fn##_ = reinterpret_cast<decltype(fn##_)>(dlsym(lib, TILETAG_STR(fn)));      \
-  if (!fn##_) {                                                                \
-    error = std::string("libhsa-runtime64 lacks ") + TILETAG_STR(fn);          \
-    return false;                                                              \
-  }
-    TILETAG_HSA_LIST(TILETAG_HSA)
+#define TILETAG_HSA(fn) {#fn, reinterpret_cast<void **>(&fn##_)},
+    RuntimeSymbol symbols[] = {TILETAG_HSA_LIST(TILETAG_HSA)};
 #undef TILETAG_HSA
-    return true;
+    return succeeded(loadRuntime("libhsa-runtime64.so.1", symbols,
+                                 "no AMD GPU: the ROCm runtime "
+                                 "(libhsa-runtime64.so.1) cannot be opened",
+                                 error));
   }
 
   bool ok(hsa_status_t s, const char *what, std::string &error) {
@@ -294,15 +282,7 @@ LogicalResult RocmProgramImpl::run(StringRef name,
       return failure();
     fromDeviceBytes(a, bytes);
   }
-  if (!repeats)
-    return success();
-  std::vector<double> times(repeats);
-  for (double &ms : times)
-    if (!launch(ms))
-      return failure();
-  std::nth_element(times.begin(), times.begin() + repeats / 2, times.end());
-  millis = times[repeats / 2];
-  return success();
+  return timeRepeats(repeats, launch, millis);
 }
 
 } // namespace
