@@ -424,7 +424,7 @@ PYBIND11_MODULE(_tiletag, m) {
              return mlirLogicalResultIsSuccess(
                  tiletagApplyTransformScript(self.module, script.module));
            })
-      .def("compile_cuda",
+      .def("compile",
            [](Module &self, const std::string &chip, const std::string &format,
               bool allowUnverified) -> py::object {
              std::vector<std::string> binaries;
@@ -432,9 +432,13 @@ PYBIND11_MODULE(_tiletag, m) {
                static_cast<std::vector<std::string> *>(out)->push_back(
                    toString(s));
              };
+             // gfx chips are AMD's; the others NVIDIA's.
+             auto compile = chip.rfind("gfx", 0) == 0
+                                ? tiletagCompileROCM
+                                : tiletagCompileCUDA;
              if (mlirLogicalResultIsFailure(
-                     tiletagCompileCUDA(self.module, ref(chip), ref(format),
-                                        allowUnverified, collect, &binaries)))
+                     compile(self.module, ref(chip), ref(format),
+                             allowUnverified, collect, &binaries)))
                return py::none();
              py::list out;
              for (const std::string &b : binaries)

@@ -3,8 +3,9 @@
 |* Part of the TileTag project.                                               *|
 |*                                                                            *|
 |* Compiling a module's kernels for NVIDIA Hopper (the --tiletag-compile-cuda *|
-|* pipeline: verify, lower, PTX, cubin) and applying a transform script to a  *|
-|* module. Errors are emitted as diagnostics on the module's context.         *|
+|* pipeline: verify, lower, PTX, cubin) or AMD CDNA (--tiletag-compile-rocm:  *|
+|* AMDGPU assembly, HSACO), and applying a transform script to a module.      *|
+|* Errors are emitted as diagnostics on the module's context.                 *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -24,6 +25,14 @@ extern "C" {
  * with each binary's bytes, once per gpu.binary the lowering makes. */
 MLIR_CAPI_EXPORTED MlirLogicalResult
 tiletagCompileCUDA(MlirModule module, MlirStringRef chip, MlirStringRef format,
+                   bool allowUnverified, MlirStringCallback callback,
+                   void *userData);
+
+/* The same for AMD CDNA: `chip` is "gfx942", "gfx940", "gfx941" or
+ * "gfx90a"; `format` is "isa" (AMDGPU assembly) or "bin" (an HSA code
+ * object, linked with ld.lld). */
+MLIR_CAPI_EXPORTED MlirLogicalResult
+tiletagCompileROCM(MlirModule module, MlirStringRef chip, MlirStringRef format,
                    bool allowUnverified, MlirStringCallback callback,
                    void *userData);
 

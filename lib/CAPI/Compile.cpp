@@ -19,26 +19,23 @@
 using namespace mlir;
 using namespace mlir::tiletag;
 
-MlirLogicalResult tiletagCompileCUDA(MlirModule module, MlirStringRef chip,
-                                     MlirStringRef format,
-                                     bool allowUnverified,
-                                     MlirStringCallback callback,
-                                     void *userData) {
+/// Runs `build`'s pipeline on a copy of `module` and hands each binary to
+/// `callback`.
+static MlirLogicalResult
+compileCopy(MlirModule module, StringRef what, StringRef format,
+            StringRef formats,
+            function_ref<void(OpPassManager &)> build,
+            MlirStringCallback callback, void *userData) {
   ModuleOp source = unwrap(module);
-  if (unwrap(format) != "isa" && unwrap(format) != "bin") {
+  if (format != "isa" && format != "bin") {
     emitError(source.getLoc())
-        << "tiletagCompileCUDA: format must be 'isa' (PTX) or 'bin' (cubin), "
-           "not '"
-        << unwrap(format) << "'";
+        << what << ": format must be " << formats << ", not '" << format
+        << "'";
     return wrap(failure());
   }
   OwningOpRef<ModuleOp> copy(source.clone());
-  conversion::CompileCUDAOptions options;
-  options.chip = unwrap(chip).str();
-  options.format = unwrap(format).str();
-  options.allowUnverified = allowUnverified;
   PassManager pm(source.getContext(), ModuleOp::getOperationName());
-  conversion::buildCompileCUDAPipeline(pm, options);
+  build(pm);
   if (failed(pm.run(*copy)))
     return wrap(failure());
   bool any = false;
@@ -48,11 +45,47 @@ MlirLogicalResult tiletagCompileCUDA(MlirModule module, MlirStringRef chip,
     any = true;
   }
   if (!any) {
-    emitError(source.getLoc()) << "tiletagCompileCUDA: the module has no "
-                                  "kernels to compile";
+    emitError(source.getLoc())
+        << what << ": the module has no kernels to compile";
     return wrap(failure());
   }
   return wrap(success());
+}
+
+MlirLogicalResult tiletagCompileCUDA(MlirModule module, MlirStringRef chip,
+                                     MlirStringRef format,
+                                     bool allowUnverified,
+                                     MlirStringCallback callback,
+                                     void *userData) {
+  conversion::CompileCUDAOptions options;
+  options.chip = unwrap(chip).str();
+  options.format = unwrap(format).str();
+  options.allowUnverified = allowUnverified;
+  return compileCopy(
+      module, "tiletagCompileCUDA", unwrap(format),
+      "'isa' (PTX) or 'bin' (cubin)",
+      [&](OpPassManager &pm) {
+        conversion::buildCompileCUDAPipeline(pm, options);
+      },
+      callback, userData);
+}
+
+MlirLogicalResult tiletagCompileROCM(MlirModule module, MlirStringRef chip,
+                                     MlirStringRef format,
+                                     bool allowUnverified,
+                                     MlirStringCallback callback,
+                                     void *userData) {
+  conversion::CompileROCMOptions options;
+  options.chip = unwrap(chip).str();
+  options.format = unwrap(format).str();
+  options.allowUnverified = allowUnverified;
+  return compileCopy(
+      module, "tiletagCompileROCM", unwrap(format),
+      "'isa' (AMDGPU assembly) or 'bin' (HSACO)",
+      [&](OpPassManager &pm) {
+        conversion::buildCompileROCMPipeline(pm, options);
+      },
+      callback, userData);
 }
 
 MlirLogicalResult tiletagApplyTransformScript(MlirModule payload,

@@ -97,6 +97,20 @@ def test_compile_ptx_and_cubin():
         m.compile(format="sass")
 
 
+def test_compile_for_amd():
+    m = tt.parse_file(os.path.join(EXAMPLES, "naive", "gemm.mlir"))
+    asm = m.compile(chip="gfx942")
+    assert 'amdgcn-amd-amdhsa--gfx942' in asm and "v_mfma_f32_16x16x16_bf16" in asm
+    hsaco = m.compile(chip="gfx90a", format="hsaco")
+    assert isinstance(hsaco, bytes) and hsaco[:4] == b"\x7fELF"
+    with pytest.raises(ValueError, match="'asm' or 'hsaco'"):
+        m.compile(chip="gfx942", format="ptx")
+    # The pipelined Hopper GEMM's rings exceed the 64 KiB of LDS.
+    hopper = tt.parse_file(os.path.join(EXAMPLES, "gemm.mlir"))
+    with pytest.raises(tt.MLIRError, match="64 KiB|65536"):
+        hopper.compile(chip="gfx942")
+
+
 def test_compile_refuses_a_kernel_that_does_not_verify():
     text = open(os.path.join(EXAMPLES, "gemm.mlir")).read()
     broken = "\n".join(l for l in text.split("\n")

@@ -156,8 +156,10 @@ class DSLKernel:
         """The cost model's estimate at `sizes` (see ir.Kernel.estimate)."""
         return self.kernel.estimate(sizes, **options)
 
-    def compile(self, chip="sm_90a", format="ptx", allow_unverified=False):
-        """PTX (or a cubin) for the module's kernels, proved first."""
+    def compile(self, chip="sm_90a", format=None, allow_unverified=False):
+        """PTX or a cubin (sm_90a), AMDGPU assembly or an HSACO (gfx942,
+        gfx90a) for the module's kernels, proved first (see
+        ir.Module.compile)."""
         return self.module.compile(chip, format, allow_unverified)
 
     def __repr__(self):

@@ -318,24 +318,29 @@ class Module:
         raise_on_failure=False)."""
         return {k.name: k.verify(**options) for k in self.kernels}
 
-    def compile(self, chip="sm_90a", format="ptx", allow_unverified=False):
-        """Compiles the module's kernels for NVIDIA Hopper: PTX text
-        (format="ptx") or a cubin (format="cubin", through ptxas). The
-        kernels are proved first; the module is left as it is."""
-        formats = {"ptx": "isa", "cubin": "bin"}
+    def compile(self, chip="sm_90a", format=None, allow_unverified=False):
+        """Compiles the module's kernels for NVIDIA Hopper (chip "sm_90a"):
+        PTX text (format="ptx", the default) or a cubin (format="cubin",
+        through ptxas); or for AMD CDNA (chip "gfx942", "gfx90a", ...):
+        AMDGPU assembly (format="asm", the default) or an HSA code object
+        (format="hsaco"). The kernels are proved first; the module is left
+        as it is."""
+        amd = chip.startswith("gfx")
+        formats = {"asm": "isa", "hsaco": "bin"} if amd else {"ptx": "isa", "cubin": "bin"}
+        format = format or ("asm" if amd else "ptx")
         if format not in formats:
-            raise ValueError("format must be 'ptx' or 'cubin', not %r" % (format,))
+            raise ValueError("format for %s must be %s, not %r" % (
+                chip, " or ".join(repr(f) for f in formats), format))
         if format == "cubin":
             _put_ptxas_on_path()
         self.context._diagnostics()
-        binaries = self._native.compile_cuda(chip, formats[format],
-                                             allow_unverified)
+        binaries = self._native.compile(chip, formats[format], allow_unverified)
         if binaries is None:
             raise MLIRError("cannot compile for %s" % chip,
                             self.context._diagnostics())
         if len(binaries) != 1:
             raise TileTagError("expected one GPU binary, got %d" % len(binaries))
-        return binaries[0].decode() if format == "ptx" else binaries[0]
+        return binaries[0].decode() if formats[format] == "isa" else binaries[0]
 
     def print(self, debug_info=False, generic=False):
         return self.operation.print(debug_info, generic)

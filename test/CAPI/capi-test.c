@@ -55,6 +55,8 @@
 // CHECK-NEXT: compile bin: 1, starts with an ELF header
 // CHECK: diagnostic: {{.*}}format must be 'isa' (PTX) or 'bin' (cubin), not 'sass'
 // CHECK-NEXT: compile sass: 0
+// CHECK: diagnostic: {{.*}}need {{[0-9]+}} bytes of shared memory; the AMDGPU lowering gives a program at most 65536
+// CHECK: compile gfx942: 0
 // CHECK: transform: applied 1, the result: proved
 // CHECK-NEXT: diagnostic: @gemm has a schedule already
 // CHECK-NEXT: transform: a failing script: applied 0
@@ -363,6 +365,10 @@ int main(int argc, char **argv) {
   compiled = tiletagCompileCUDA(module, str("sm_90a"), str("sass"), false,
                                 countBytes, &bytes);
   printf("compile sass: %d\n", mlirLogicalResultIsSuccess(compiled));
+  /* The pipelined Hopper GEMM's rings do not fit an AMD workgroup's LDS. */
+  compiled = tiletagCompileROCM(module, str("gfx942"), str("isa"), false,
+                                countBytes, &bytes);
+  printf("compile gfx942: %d\n", mlirLogicalResultIsSuccess(compiled));
 
   transform(ctx, argv[1]);
 
