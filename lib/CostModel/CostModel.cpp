@@ -112,6 +112,7 @@ static const TargetModel kMI300X = [] {
   m.tensorEfficiencySync = 0.35;
   m.tensorEfficiencyAsync = 0.45;
   m.tensorEfficiencyCooperative = 0.52;
+  m.stagesDotOperands = false;
   m.defaultRegistersPerThread = 128;
   m.source = "datasheet";
   return m;
@@ -809,7 +810,7 @@ private:
   }
 };
 
-KernelFacts kernelFacts(tile::KernelOp kernel) {
+KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model) {
   KernelFacts facts;
   if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
           schedule::ScheduleDialect::kLaunchAttrName))
@@ -828,7 +829,7 @@ KernelFacts kernelFacts(tile::KernelOp kernel) {
       // Staging space for operands that are not ring slots (as the Hopper
       // lowering lays it out: 1024-byte aligned, one area per operand).
       for (Value operand : {dot.getLhs(), dot.getRhs()})
-        if (!operand.getDefiningOp<tile::ReadOp>()) {
+        if (model.stagesDotOperands && !operand.getDefiningOp<tile::ReadOp>()) {
           auto type = cast<ShapedType>(operand.getType());
           facts.sharedBytes = llvm::alignTo(facts.sharedBytes, 1024) +
                               type.getNumElements() *
@@ -968,7 +969,7 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
     shapes[arg] = *shape;
   }
 
-  KernelFacts facts = kernelFacts(kernel);
+  KernelFacts facts = kernelFacts(kernel, m);
   est.threadsPerCTA = 128 * facts.warpgroups;
   est.sharedBytes = facts.sharedBytes;
   if (options.registersPerThread) {

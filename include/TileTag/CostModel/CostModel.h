@@ -54,6 +54,10 @@ struct TargetModel {
   double tensorEfficiencySync = 0;
   double tensorEfficiencyAsync = 0;
   double tensorEfficiencyCooperative = 0;
+  /// Whether the chip's lowering stages a dot's operands that are not ring
+  /// slots in shared memory (Hopper's wgmma reads shared memory; CDNA's
+  /// MFMA reads registers).
+  bool stagesDotOperands = true;
   /// Registers per thread assumed when neither the caller (ptxas) nor the
   /// schedule gives them.
   int64_t defaultRegistersPerThread = 0;
