@@ -189,6 +189,13 @@ LogicalResult RocmProgramImpl::run(StringRef name,
     if (!buffer)
       continue;
     std::vector<char> bytes = toDeviceBytes(**buffer);
+    // Buffer loads take 32-bit byte offsets.
+    if (bytes.size() > INT32_MAX) {
+      error = "operand " + std::to_string(i) + " has " +
+              std::to_string(bytes.size()) +
+              " bytes; the AMDGPU lowering's buffer loads address 2 GiB";
+      return failure();
+    }
     void *p;
     if (!allocate(dev.device, bytes.size(), p, owned, error) ||
         !copy(p, bytes.data(), bytes.size(), /*toDevice=*/true, owned, error))
