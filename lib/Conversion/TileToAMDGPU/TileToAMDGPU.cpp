@@ -344,9 +344,15 @@ FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
   }
   scf::YieldOp::create(b, loc, result);
   usesMfma = true;
-  // Every lane read operand elements (from LDS slots, or the workspace): an
-  // arrival that releases them must wait for the whole group.
-  k.simtSinceBarrier = true;
+  b.setInsertionPointAfter(loop);
+  // Every lane read operand elements. A workspace buffer is written again
+  // when its op runs next (the next iteration's load): no wave may still be
+  // reading it then. A ring slot is released by an arrival, which waits for
+  // the whole group first.
+  if (!readsInPlace(k, dot.getLhs()) || !readsInPlace(k, dot.getRhs()))
+    k.groupBarrier();
+  else
+    k.simtSinceBarrier = true;
   return loop.getResult(0);
 }
 
