@@ -19,9 +19,11 @@ import tempfile
 PASSES = ["--tiletag-strip-schedule", "--tiletag-strip-tags", "--tiletag-describe"]
 # With --verify, variants go through both checkers instead (slower: fewer).
 VERIFY = ["--tiletag-verify-tags=rlimit=2000000", "--tiletag-verify-schedule=rlimit=2000000"]
-# With --lower, variants go through the Hopper lowering to PTX (unproved
+# With --lower, variants go through the Hopper lowering to PTX; with
+# --lower-rocm, through the AMDGPU lowering to gfx942 assembly (unproved
 # variants are let through, so that the lowering sees them all).
 LOWER = ["--tiletag-compile-cuda=verify=0 allow-unverified=1 format=isa"]
+LOWER_ROCM = ["--tiletag-compile-rocm=verify=0 allow-unverified=1 format=isa"]
 
 
 def truncations(text, count):
@@ -119,12 +121,13 @@ def run_npy(run_tool, examples, data, index):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a not in ("--verify", "--lower")]
+    args = [a for a in sys.argv[1:] if a not in ("--verify", "--lower", "--lower-rocm")]
     verify = "--verify" in sys.argv
-    lower = "--lower" in sys.argv
+    lower = "--lower" in sys.argv or "--lower-rocm" in sys.argv
     tool, examples = args[0], args[1]
     run_tool = args[2] if len(args) > 2 else None
-    passes = VERIFY if verify else LOWER if lower else PASSES
+    passes = (VERIFY if verify else LOWER_ROCM if "--lower-rocm" in sys.argv
+              else LOWER if lower else PASSES)
     per_file = 30 if verify or lower else 60
     rng = random.Random(20261202)
     jobs = []
