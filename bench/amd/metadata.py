@@ -60,12 +60,13 @@ def kernels_of(notes):
 
 
 def occupancy(vgprs, lds, threads):
-    waves = max(1, threads // 64)
+    """Waves a CU holds: by registers (per SIMD), by LDS (whole workgroups
+    per CU) and by the 8 waves of each of its 4 SIMDs."""
+    waves = max(1, -(-threads // 64))
     registers = -(-vgprs // 8) * 8
-    by_registers = min(MAX_WAVES, REGISTERS // max(registers, 1))
-    groups = LDS // lds if lds else MAX_WAVES * SIMDS
-    by_lds = min(MAX_WAVES, groups * waves // SIMDS)
-    return min(by_registers, by_lds)
+    by_registers = SIMDS * min(MAX_WAVES, REGISTERS // max(registers, 1))
+    groups = min(LDS // lds if lds else by_registers, by_registers // waves)
+    return min(groups * waves, SIMDS * MAX_WAVES)
 
 
 def main():
@@ -81,7 +82,7 @@ def main():
         files = args.files or (sorted(glob.glob(os.path.join(ROOT, "examples/*.mlir"))) +
                                sorted(glob.glob(os.path.join(ROOT, "examples/naive/*.mlir"))) +
                                scripted(opt, tmp))
-        print("| kernel | VGPR (total) | of which AGPR | SGPR | spills | LDS bytes | threads | waves/SIMD "
+        print("| kernel | VGPR (total) | of which AGPR | SGPR | spills | LDS bytes | threads | waves/CU "
               "| %s estimate |" % args.chip)
         print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
         for f in files:
