@@ -6,6 +6,8 @@
 
 #include "TileTag/Execution/GpuProgram.h"
 
+#include "TileTag/Conversion/TileToGPU/KernelLowering.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/APFloat.h"
 
@@ -57,7 +59,7 @@ LogicalResult exec::readKernelABIs(ModuleOp lowered,
   WalkResult walk = lowered.walk([&](gpu::GPUFuncOp func) {
     if (!func.isKernel())
       return WalkResult::advance();
-    auto abi = func->getAttrOfType<DictionaryAttr>("tiletag.abi");
+    auto abi = func->getAttrOfType<DictionaryAttr>(conversion::kABIAttrName);
     auto block = abi ? abi.getAs<DenseI64ArrayAttr>("block") : nullptr;
     auto shared = abi ? abi.getAs<IntegerAttr>("shared_bytes") : nullptr;
     auto workspace = abi ? abi.getAs<IntegerAttr>("workspace_bytes") : nullptr;

@@ -215,29 +215,11 @@ def lower_and_assemble(task, proved, tmp, t):
     (registers and spills from its report), or for a gfx chip AMDGPU assembly
     (registers and spills from its code object metadata). Returns times and
     registers, or the arguments of a rejection or a crash."""
-    if task["chip"].startswith("gfx"):
-        asm = os.path.join(tmp, "kernel.s")
-        rc, _, err, s = _run([task["opt"], proved, "--tiletag-compile-rocm="
-                              "chip=%s format=isa output=%s verify=0" % (task["chip"], asm),
-                              "-o", os.devnull], t, tmp)
-        if rc is None or rc < 0:
-            return {"crashed": ("lower", rc, err, s)}
-        if rc != 0:
-            msg = first_error(err)
-            return {"reject": ("lower", "shared-memory" if "shared memory" in msg
-                               else "lower", msg, s)}
-        text = _read(asm)
-        regs = [int(r) for r in re.findall(r"^\s*\.vgpr_count:\s*(\d+)", text, re.M)]
-        spills = [int(r) for r in re.findall(r"^\s*\.[sv]gpr_spill_count:\s*(\d+)",
-                                             text, re.M)]
-        # A VGPR holds 4 bytes per lane.
-        return {"times": {"lower": round(s, 3)}, "code": asm,
-                "registers": {"registers": max(regs) if regs else None,
-                              "spill_bytes": 4 * sum(spills)}}
-    ptx = os.path.join(tmp, "kernel.ptx")
-    rc, _, err, s = _run([task["opt"], proved, "--tiletag-compile-cuda="
-                          "chip=%s format=isa output=%s verify=0" % (task["chip"], ptx),
-                          "-o", os.devnull], t, tmp)
+    amd = task["chip"].startswith("gfx")
+    code = os.path.join(tmp, "kernel.s" if amd else "kernel.ptx")
+    pipeline = "--tiletag-compile-rocm=" if amd else "--tiletag-compile-cuda="
+    rc, _, err, s = _run([task["opt"], proved, pipeline + "chip=%s format=isa output=%s "
+                          "verify=0" % (task["chip"], code), "-o", os.devnull], t, tmp)
     if rc is None or rc < 0:
         return {"crashed": ("lower", rc, err, s)}
     if rc != 0:
@@ -245,17 +227,24 @@ def lower_and_assemble(task, proved, tmp, t):
         return {"reject": ("lower", "shared-memory" if "shared memory" in msg
                            else "lower", msg, s)}
     times = {"lower": round(s, 3)}
-    rc, _, err, s = _run([task["ptxas"], "-arch=" + task["chip"], "-v", ptx,
-                          "-o", os.path.join(tmp, "kernel.cubin")], t)
-    if rc != 0:
-        return {"times": times,
-                "reject": ("ptxas", "ptxas", first_error(err) if rc else "ptxas "
-                           + ("timed out" if rc is None else "crashed"), s)}
-    times["ptxas"] = round(s, 3)
-    regs = [int(r) for r in re.findall(r"Used (\d+) registers", err)]
-    spills = [int(a) + int(b) for a, b in re.findall(
-        r"(\d+) bytes spill stores, (\d+) bytes spill loads", err)]
-    return {"times": times, "code": ptx,
+    if amd:
+        text = _read(code)
+        regs = [int(r) for r in re.findall(r"^\s*\.vgpr_count:\s*(\d+)", text, re.M)]
+        # Spilled registers, 4 bytes a lane each.
+        spills = [4 * int(r) for r in re.findall(r"^\s*\.[sv]gpr_spill_count:\s*(\d+)",
+                                                 text, re.M)]
+    else:
+        rc, _, err, s = _run([task["ptxas"], "-arch=" + task["chip"], "-v", code,
+                              "-o", os.path.join(tmp, "kernel.cubin")], t)
+        if rc != 0:
+            return {"times": times,
+                    "reject": ("ptxas", "ptxas", first_error(err) if rc else "ptxas "
+                               + ("timed out" if rc is None else "crashed"), s)}
+        times["ptxas"] = round(s, 3)
+        regs = [int(r) for r in re.findall(r"Used (\d+) registers", err)]
+        spills = [int(a) + int(b) for a, b in re.findall(
+            r"(\d+) bytes spill stores, (\d+) bytes spill loads", err)]
+    return {"times": times, "code": code,
             "registers": {"registers": max(regs) if regs else None,
                           "spill_bytes": sum(spills)}}
 
