@@ -158,12 +158,14 @@ TEST(LayoutsTest, Mfma16x16Operands) {
 // banks: 2 words a bank for 16 lanes, and at most 4 for the whole wave
 // (128 words over 32 banks cannot do better).
 TEST(LayoutsTest, LdsBanksOfMfmaOperandA) {
-  auto worst = [](int64_t lanes, bool swizzled) {
+  // rowBytes: 128 (a 64-deep bf16 K slot) or 64 (32-deep: its row-major
+  // bytes swizzled as 128-byte lines, two rows a line).
+  auto worst = [](int64_t lanes, int64_t rowBytes, bool swizzled) {
     std::map<int64_t, std::set<int64_t>> words; // bank -> distinct words
     for (int64_t lane = 0; lane < lanes; ++lane)
       for (int64_t i = 0; i < 4; ++i) {
         Coord e = mfma16x16OperandA(lane, i);
-        int64_t byte = e.row * 128 + e.col * 2; // 64 bf16: one 128-byte row
+        int64_t byte = e.row * rowBytes + e.col * 2;
         if (swizzled)
           byte = swizzle128B(byte);
         words[ldsBank(byte)].insert(byte / 4);
@@ -173,10 +175,17 @@ TEST(LayoutsTest, LdsBanksOfMfmaOperandA) {
       most = std::max(most, w.size());
     return most;
   };
-  EXPECT_EQ(worst(16, false), 16u);
-  EXPECT_EQ(worst(16, true), 2u);
-  EXPECT_EQ(worst(64, false), 16u);
-  EXPECT_EQ(worst(64, true), 4u);
+  EXPECT_EQ(worst(16, 128, false), 16u);
+  EXPECT_EQ(worst(16, 128, true), 2u);
+  EXPECT_EQ(worst(64, 128, false), 16u);
+  EXPECT_EQ(worst(64, 128, true), 4u);
+  // 64-byte rows: rows r and r + 2 share banks row-major (8 words a bank);
+  // swizzled, a line's two rows and lines l, l + 8 of 16 rows spread over
+  // all 8 chunks: 2 words a bank for 16 lanes, 4 for the wave.
+  EXPECT_EQ(worst(16, 64, false), 8u);
+  EXPECT_EQ(worst(16, 64, true), 2u);
+  EXPECT_EQ(worst(64, 64, false), 8u);
+  EXPECT_EQ(worst(64, 64, true), 4u);
   EXPECT_EQ(ldsBank(0), 0);
   EXPECT_EQ(ldsBank(4), 1);
   EXPECT_EQ(ldsBank(124), 31);

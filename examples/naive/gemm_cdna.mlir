@@ -1,11 +1,12 @@
 // GEMM: C[M, N] = A[M, K] * B[K, N], bf16 inputs, f32 accumulation and
 // output: the plain first version of examples/naive/gemm.mlir with 64x64
-// output tiles, the size an AMD CDNA workgroup's 64 KiB of LDS takes
-// pipelined: examples/scripts/gemm.mlir's pipeline stages a 64x64 A tile and
-// a 64x64 B tile per slot (16 KiB), so 2 or 3 slots fit where the 128x128
-// kernel's 32 KiB slots do not. `tiletag-agent --target gfx942` pipelines
-// it (test/Agent/gfx942.test); the contract (@gemm_reference) is this
-// plain kernel, and every candidate is proved against it.
+// output tiles, written for an AMD CDNA workgroup: it lowers to MFMA as it
+// is (the hand-written MFMA baseline that `tiletag-agent
+// examples/naive/gemm.mlir --target gfx942` must beat, test/Agent/gfx942.test),
+// and examples/scripts/gemm.mlir's pipeline stages its 64x64 A and B tiles
+// in 16 KiB slots, 2 or 3 of which fit in 64 KiB of LDS. The contract
+// (@gemm_reference) is this plain kernel, and every candidate is proved
+// against it.
 
 tile.kernel @gemm(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"},
                   %C: memref<?x?xf32> {tile.name = "C"})

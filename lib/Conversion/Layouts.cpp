@@ -56,6 +56,18 @@ std::string mlir::tiletag::layout::wgmmaShapeProblem(int64_t m, int64_t k,
   return "";
 }
 
+std::string mlir::tiletag::layout::mfmaShapeProblem(int64_t m, int64_t k,
+                                                    int64_t n,
+                                                    int64_t elementBytes) {
+  constexpr int64_t kBlock = 16;
+  if (elementBytes != 2)
+    return "MFMA multiplies 16-bit inputs (bf16, f16) here";
+  if (m % kBlock || n % kBlock || k % kBlock)
+    return "its " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+           std::to_string(k) + " shape is not made of 16x16x16 MFMA blocks";
+  return "";
+}
+
 Coord mlir::tiletag::layout::mfma16x16Element(int64_t lane, int64_t reg) {
   return {4 * (lane / 16) + reg, lane % 16};
 }

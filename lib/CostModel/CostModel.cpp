@@ -229,6 +229,14 @@ LogicalResult cost::applyCalibration(TargetModel &model, StringRef path,
 
 namespace {
 
+/// A unit that runs dots apart from the issuing threads' other work:
+/// Hopper's wgmma, or CDNA's MFMA pipeline, which keeps multiplying while
+/// the wave issues its next LDS reads.
+bool isMatrixUnit(schedule::AsyncUnit unit) {
+  return unit == schedule::AsyncUnit::wgmma ||
+         unit == schedule::AsyncUnit::mfma;
+}
+
 /// What the iterations of one loop (or the straight-line code outside every
 /// loop) of one program do, in total.
 struct LoopCounts {
@@ -239,7 +247,7 @@ struct LoopCounts {
   double prefetchBytes = 0;   // TMA copies issued ahead of their use
   double storeBytes = 0;
   int64_t ringSlots = 0;      // depth of the rings prefetched into
-  int64_t tightestWgmmaWait = INT64_MAX;
+  int64_t tightestMmaWait = INT64_MAX;
 };
 
 /// The facts about a kernel that do not depend on the program.
@@ -686,7 +694,7 @@ private:
       return success();
     }
     case Kind::Dot:
-      if (async == schedule::AsyncUnit::wgmma)
+      if (async && isMatrixUnit(*async))
         counts().flopsAsync += step.flops;
       else
         counts().flopsSync += step.flops;
@@ -771,9 +779,9 @@ private:
       return result;
     }
     case Kind::WaitGroup:
-      if (step.unit == schedule::AsyncUnit::wgmma && loop)
-        counts().tightestWgmmaWait =
-            std::min(counts().tightestWgmmaWait, step.number);
+      if (step.unit && isMatrixUnit(*step.unit) && loop)
+        counts().tightestMmaWait =
+            std::min(counts().tightestMmaWait, step.number);
       return success();
     case Kind::Copy: {
       if (!step.toShared) {
@@ -875,7 +883,7 @@ static StringRef largest(ArrayRef<std::pair<double, StringRef>> terms) {
 LoopTime loopTime(const LoopCounts &c, bool prefetching, int64_t consumerRoles,
                   const TargetModel &m) {
   LoopTime t;
-  bool inFlight = c.tightestWgmmaWait >= 1 && c.flopsAsync > 0;
+  bool inFlight = c.tightestMmaWait >= 1 && c.flopsAsync > 0;
   double asyncEff = consumerRoles >= 2 ? m.tensorEfficiencyCooperative
                     : inFlight         ? m.tensorEfficiencyAsync
                                        : m.tensorEfficiencySync;

@@ -853,8 +853,13 @@ public:
     return std::nullopt;
   }
 
-  /// The new type of `v`, or nothing where it keeps its type.
-  std::optional<RankedTensorType> grownType(Value v, int64_t factor) {
+  /// The new type of `v`, its growing dimensions `factor` times longer
+  /// and `divisor` times shorter, or nothing where it keeps its type. A
+  /// dimension that is no multiple of `divisor` keeps its extent and is
+  /// reported in `indivisible`.
+  std::optional<RankedTensorType> grownType(Value v, int64_t factor,
+                                            int64_t divisor,
+                                            bool &indivisible) {
     auto type = llvm::dyn_cast<RankedTensorType>(v.getType());
     if (!type)
       return std::nullopt;
@@ -862,7 +867,9 @@ public:
     bool anyGrows = false;
     for (unsigned d = 0; d < shape.size(); ++d)
       if (this->grows(v, d)) {
-        shape[d] *= factor;
+        if (shape[d] % divisor != 0)
+          indivisible = true;
+        shape[d] = shape[d] * factor / divisor;
         anyGrows = true;
       }
     if (!anyGrows)
@@ -1075,18 +1082,34 @@ private:
 
 using Retyping = SmallVector<std::pair<Value, RankedTensorType>>;
 
-/// The new types of `kernel`'s values under `growth` by `factor`, all
-/// checked before anything changes; or why the tiles cannot grow.
+/// The new types of `kernel`'s values under `growth` by `factor` (or
+/// shrinking by `divisor`), all checked before anything changes; or why the
+/// tiles cannot change.
 static FailureOr<Retyping> planGrowth(tile::KernelOp kernel,
                                       TileGrowth &growth, int64_t factor,
-                                      std::string &why) {
+                                      std::string &why, int64_t divisor = 1) {
   // The largest TMA box and wgmma extent.
   constexpr int64_t kMaxExtent = 256;
   Retyping retyped;
   auto consider = [&](Value v) {
-    std::optional<RankedTensorType> type = growth.grownType(v, factor);
+    bool indivisible = false;
+    std::optional<RankedTensorType> type =
+        growth.grownType(v, factor, divisor, indivisible);
     if (!type || !why.empty())
       return;
+    if (indivisible) {
+      std::string typeText;
+      llvm::raw_string_ostream(typeText) << v.getType();
+      Operation *owner = v.getDefiningOp();
+      if (!owner)
+        owner = llvm::cast<BlockArgument>(v).getOwner()->getParentOp();
+      why = "the " + typeText + " tile of '" +
+            owner->getName().getStringRef().str() + "' at " +
+            verify::lineOf(owner) + " spans no multiple of " +
+            std::to_string(divisor) + " elements along the dimension to "
+            "divide";
+      return;
+    }
     if (llvm::any_of(type->getShape(),
                      [&](int64_t e) { return e > kMaxExtent; })) {
       std::string typeText;
@@ -1174,24 +1197,31 @@ DiagnosedSilenceableFailure tiletag::RetileOp::applyToOne(
 // ReductionStepOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult tiletag::ReductionStepOp::verify() {
+  if (getFactor().has_value() == getDivisor().has_value())
+    return emitOpError("takes either factor(N) (a longer step) or divisor(N) "
+                       "(a shorter one)");
+  return success();
+}
+
 DiagnosedSilenceableFailure tiletag::ReductionStepOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
+  int64_t factor = getFactor().value_or(1), divisor = getDivisor().value_or(1);
+  StringRef verb = divisor > 1 ? "shorten" : "widen";
   std::string why;
-  auto found =
-      targetPlainLoop(target, "widen the reduction step of the plain kernel",
-                      why);
+  auto found = targetPlainLoop(
+      target, (verb + " the reduction step of the plain kernel").str(), why);
   if (failed(found))
     return emitSilenceableError() << why;
   scf::ForOp loop = found->first;
   tile::KernelOp kernel = found->second;
-  int64_t factor = getFactor();
   StringRef name = kernel.getSymName();
   if (!isConstantIntValue(loop.getLowerBound(), 0))
     return emitSilenceableError()
            << "the loop must run from 0 (over block indices)";
-  // The contract checker relates a larger step of a loop that carries the
+  // The contract checker relates another step of a loop that carries the
   // accumulator of one dot.
   Value next = loop.getNumRegionIterArgs() == 1
                    ? loop.getBody()->getTerminator()->getOperand(0)
@@ -1209,18 +1239,34 @@ DiagnosedSilenceableFailure tiletag::ReductionStepOp::applyToOne(
     why = "the loop's induction variable does not index the dimension the "
           "tile.dot at " + verify::lineOf(dot) + " contracts";
   FailureOr<Retyping> retyped =
-      why.empty() ? planGrowth(kernel, growth, factor, why)
+      why.empty() ? planGrowth(kernel, growth, factor, why, divisor)
                   : FailureOr<Retyping>(failure());
   if (failed(retyped))
-    return emitSilenceableError()
-           << "cannot widen the reduction step of @" << name << ": " << why;
+    return emitSilenceableError() << "cannot " << verb
+                                  << " the reduction step of @" << name
+                                  << ": " << why;
   applyGrowth(rewriter, *retyped);
-  // Block indices now count blocks `factor` times longer: the loop runs
-  // ceildiv(T, factor) steps, T its old trip count.
+  // Block indices now count blocks of the new length.
+  Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
-  Value steps = arith::CeilDivUIOp::create(
-      rewriter, loop.getLoc(), loop.getUpperBound(),
-      indexConstant(rewriter, loop.getLoc(), factor));
+  Value steps;
+  if (factor > 1) {
+    // ceildiv(T, factor) steps, T the old trip count.
+    steps = arith::CeilDivUIOp::create(rewriter, loc, loop.getUpperBound(),
+                                       indexConstant(rewriter, loc, factor));
+  } else if (auto blocks =
+                 loop.getUpperBound().getDefiningOp<arith::CeilDivUIOp>();
+             blocks && getConstantIntValue(blocks.getRhs()) &&
+             *getConstantIntValue(blocks.getRhs()) % divisor == 0) {
+    // T = ceildiv(X, c): ceildiv(X, c / divisor) shorter blocks.
+    steps = arith::CeilDivUIOp::create(
+        rewriter, loc, blocks.getLhs(),
+        indexConstant(rewriter, loc,
+                      *getConstantIntValue(blocks.getRhs()) / divisor));
+  } else {
+    steps = arith::MulIOp::create(rewriter, loc, loop.getUpperBound(),
+                                  indexConstant(rewriter, loc, divisor));
+  }
   rewriter.modifyOpInPlace(loop, [&] { loop.setUpperBound(steps); });
   return rewritten(kernel, loop, results);
 }
@@ -1760,22 +1806,21 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
   return rewritten(kernel, loop, results);
 }
 
-/// Issues `dots` (in one step of a loop whose terminator is `yieldOp`) as
-/// asynchronous wgmma, each committed as a group of its own. A dot whose
+/// Issues `dots` (in one step of a loop whose terminator is `yieldOp`) on
+/// the matrix unit `unit`, each committed as a group of its own. A dot whose
 /// result the step itself uses (attention's scores) is waited for at once;
 /// after the others `depth` groups stay in flight. Says whether the last
 /// dot's group is in flight.
 static bool issueDots(RewriterBase &rewriter, ArrayRef<tile::DotOp> dots,
-                      Operation *yieldOp, int64_t depth) {
-  auto wgmma = schedule::AsyncUnitAttr::get(yieldOp->getContext(),
-                                            schedule::AsyncUnit::wgmma);
+                      Operation *yieldOp, int64_t depth,
+                      schedule::AsyncUnit unit) {
+  auto unitAttr = schedule::AsyncUnitAttr::get(yieldOp->getContext(), unit);
   bool inFlight = false;
   for (tile::DotOp dot : dots) {
     Location loc = dot.getLoc();
     rewriter.setInsertionPoint(dot);
     auto mma = schedule::AsyncOp::create(rewriter, loc, dot->getResultTypes(),
-                                         schedule::AsyncUnit::wgmma, Value(),
-                                         Value());
+                                         unit, Value(), Value());
     rewriter.replaceAllUsesWith(dot->getResults(), mma->getResults());
     Block *mmaBody = createBodyBlock(rewriter, mma.getBody());
     dot->moveBefore(mmaBody, mmaBody->end());
@@ -1785,38 +1830,42 @@ static bool issueDots(RewriterBase &rewriter, ArrayRef<tile::DotOp> dots,
       return user != yieldOp;
     });
     rewriter.setInsertionPointAfter(mma);
-    schedule::CommitGroupOp::create(rewriter, loc, wgmma);
+    schedule::CommitGroupOp::create(rewriter, loc, unitAttr);
     inFlight = !usedInStep && depth > 0;
-    schedule::WaitGroupOp::create(rewriter, loc, wgmma,
+    schedule::WaitGroupOp::create(rewriter, loc, unitAttr,
                                   rewriter.getI64IntegerAttr(
                                       inFlight ? depth : 0));
   }
   return inFlight;
 }
 
-/// Why the Hopper lowering could not run one of `dots` on wgmma (its shape
-/// or inputs), as a silenceable failure; success when it can run all.
-static DiagnosedSilenceableFailure
-wgmmaServes(tiletag::AsyncMmaOp self, ArrayRef<tile::DotOp> dots) {
+/// Why the lowering could not run one of `dots` on the op's matrix unit
+/// (their shape or inputs), as a silenceable failure; success when it can
+/// run all.
+static DiagnosedSilenceableFailure mmaServes(tiletag::AsyncMmaOp self,
+                                             ArrayRef<tile::DotOp> dots) {
+  bool mfma = self.getUnit() == schedule::AsyncUnit::mfma;
   for (tile::DotOp dot : dots) {
     auto lhs = llvm::cast<RankedTensorType>(dot.getLhs().getType());
     Type et = lhs.getElementType();
-    std::string why = layout::wgmmaShapeProblem(
-        lhs.getDimSize(0), lhs.getDimSize(1),
-        llvm::cast<RankedTensorType>(dot.getType()).getDimSize(1),
-        et.isIntOrFloat() ? et.getIntOrFloatBitWidth() / 8 : 0);
+    int64_t m = lhs.getDimSize(0), k = lhs.getDimSize(1),
+            n = llvm::cast<RankedTensorType>(dot.getType()).getDimSize(1),
+            bytes = et.isIntOrFloat() ? et.getIntOrFloatBitWidth() / 8 : 0;
+    std::string why = mfma ? layout::mfmaShapeProblem(m, k, n, bytes)
+                           : layout::wgmmaShapeProblem(m, k, n, bytes);
     if (!why.empty())
       return self.emitSilenceableError()
-             << "wgmma cannot serve the tile.dot at " << verify::lineOf(dot)
+             << schedule::stringifyAsyncUnit(self.getUnit())
+             << " cannot serve the tile.dot at " << verify::lineOf(dot)
              << ": " << why;
   }
   return DiagnosedSilenceableFailure::success();
 }
 
-/// Issues the dots of one consumer role on wgmma (see AsyncMmaOp), or with
+/// Issues the dots of one consumer role on the matrix unit (see AsyncMmaOp), or with
 /// `dryRun` only says why it cannot.
 static DiagnosedSilenceableFailure
-issueOnWgmma(tiletag::AsyncMmaOp self, RewriterBase &rewriter,
+issueOnMatrixUnit(tiletag::AsyncMmaOp self, RewriterBase &rewriter,
              schedule::RoleOp consumer, bool dryRun) {
   Block *cb = &consumer.getBody().front();
   auto wait = llvm::dyn_cast<schedule::MBarrierWaitOp>(cb->front());
@@ -1838,7 +1887,7 @@ issueOnWgmma(tiletag::AsyncMmaOp self, RewriterBase &rewriter,
   if (dots.empty())
     return self.emitSilenceableError()
            << "role \"" << consumer.getName() << "\" has no tile.dot";
-  if (DiagnosedSilenceableFailure served = wgmmaServes(self, dots);
+  if (DiagnosedSilenceableFailure served = mmaServes(self, dots);
       !served.succeeded())
     return served;
   int64_t depth = self.getWaitDepth();
@@ -1851,7 +1900,7 @@ issueOnWgmma(tiletag::AsyncMmaOp self, RewriterBase &rewriter,
 
   Location loc = consumer.getLoc();
   Operation *yieldOp = cb->getTerminator();
-  bool inFlight = issueDots(rewriter, dots, yieldOp, depth);
+  bool inFlight = issueDots(rewriter, dots, yieldOp, depth, self.getUnit());
   // With the last group in flight, the step's own wgmma still reads its
   // slot: release the slot whose group has retired instead.
   if (!inFlight)
@@ -1875,7 +1924,7 @@ issueOnWgmma(tiletag::AsyncMmaOp self, RewriterBase &rewriter,
 }
 
 /// A kernel without a schedule: one warpgroup issues the loop's dots on
-/// wgmma and waits for each at once.
+/// the matrix unit and waits for each at once.
 DiagnosedSilenceableFailure tiletag::AsyncMmaOp::issuePlainLoop(
     RewriterBase &rewriter, scf::ForOp loop, Operation *kernel,
     transform::ApplyToEachResultList &results) {
@@ -1883,18 +1932,25 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::issuePlainLoop(
     return emitSilenceableError()
            << "without a ring (transform.tiletag.stage_loads and "
               "warp_specialize) the next step's loads overwrite what an "
-              "in-flight wgmma reads: wait_depth must be 0, got "
+              "in-flight dot reads: wait_depth must be 0, got "
            << getWaitDepth();
   SmallVector<tile::DotOp> dots(loop.getBody()->getOps<tile::DotOp>());
   if (dots.empty())
     return emitSilenceableError() << "the loop has no tile.dot";
-  if (DiagnosedSilenceableFailure served = wgmmaServes(*this, dots);
+  if (DiagnosedSilenceableFailure served = mmaServes(*this, dots);
       !served.succeeded())
     return served;
-  issueDots(rewriter, dots, loop.getBody()->getTerminator(), 0);
+  issueDots(rewriter, dots, loop.getBody()->getTerminator(), 0, getUnit());
   kernel->setAttr(schedule::ScheduleDialect::kLaunchAttrName,
                   schedule::LaunchAttr::get(kernel->getContext(), 1, {}));
   return rewritten(kernel, loop, results);
+}
+
+LogicalResult tiletag::AsyncMmaOp::verify() {
+  if (getUnit() == schedule::AsyncUnit::tma)
+    return emitOpError("issues dots on a matrix unit (wgmma or mfma), not "
+                       "tma");
+  return success();
 }
 
 DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
@@ -1919,22 +1975,21 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
               "(transform.tiletag.warp_specialize)";
   // Check every consumer before rewriting any.
   for (schedule::RoleOp consumer : consumers)
-    if (DiagnosedSilenceableFailure diag = issueOnWgmma(*this, rewriter, consumer,
+    if (DiagnosedSilenceableFailure diag = issueOnMatrixUnit(*this, rewriter, consumer,
                                                         /*dryRun=*/true);
         !diag.succeeded())
       return diag;
   for (schedule::RoleOp consumer : consumers)
-    (void)issueOnWgmma(*this, rewriter, consumer, /*dryRun=*/false);
+    (void)issueOnMatrixUnit(*this, rewriter, consumer, /*dryRun=*/false);
   // The epilogue waits for every group of its consumer.
-  auto wgmma = schedule::AsyncUnitAttr::get(kernel.getContext(),
-                                            schedule::AsyncUnit::wgmma);
+  auto unit = schedule::AsyncUnitAttr::get(kernel.getContext(), getUnit());
   for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
     if (auto tail = llvm::dyn_cast<schedule::RoleOp>(op);
         tail && llvm::any_of(consumers, [&](schedule::RoleOp c) {
           return c.getName() == tail.getName();
         })) {
       rewriter.setInsertionPointToStart(&tail.getBody().front());
-      schedule::WaitGroupOp::create(rewriter, loop.getLoc(), wgmma,
+      schedule::WaitGroupOp::create(rewriter, loop.getLoc(), unit,
                                     rewriter.getI64IntegerAttr(0));
     }
   return rewritten(kernel, loop, results);

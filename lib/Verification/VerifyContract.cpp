@@ -786,8 +786,9 @@ private:
   bool matchFold(scf::ForOp kLoop, unsigned p, scf::ForOp rLoop, unsigned q,
                  Scope &s, bool whole = true) {
     if (whole)
-      if (std::optional<int64_t> f = regroupFactor(kLoop, p, rLoop, q))
-        return matchRegrouped(kLoop, p, rLoop, q, *f, s);
+      if (std::optional<Regrouping> g = regrouping(kLoop, p, rLoop, q))
+        return g->finer ? matchRefined(kLoop, p, rLoop, q, g->factor, s)
+                        : matchRegrouped(kLoop, p, rLoop, q, g->factor, s);
     FoldPair *f = foldPair(kLoop, p, rLoop, q, s);
     if (whole && !f->wholeClaimed) {
       f->wholeClaimed = true;
@@ -1014,18 +1015,27 @@ private:
     return llvm::cast<RankedTensorType>(dot.getLhs().getType()).getShape()[1];
   }
 
-  /// How many times the reference's contracted extent the kernel loop's
-  /// accumulating dot contracts per step (a larger reduction step), or
-  /// nothing where it is not a whole multiple above one.
-  static std::optional<int64_t> regroupFactor(scf::ForOp kLoop, unsigned p,
+  /// How the extent a kernel loop's accumulating dot contracts per step
+  /// relates to the reference loop's: `factor` times it (a larger step) or,
+  /// `finer`, a `factor`-th of it (a shorter one); nothing where neither is
+  /// a whole multiple above one of the other.
+  struct Regrouping {
+    int64_t factor;
+    bool finer;
+  };
+  static std::optional<Regrouping> regrouping(scf::ForOp kLoop, unsigned p,
                                               scf::ForOp rLoop, unsigned q) {
     tile::DotOp kd = dotStep(kLoop, p), rd = dotStep(rLoop, q);
     if (!kd || !rd)
       return std::nullopt;
     int64_t kk = contracted(kd), rk = contracted(rd);
-    if (kk == rk || rk <= 0 || kk % rk != 0)
+    if (kk == rk || kk <= 0 || rk <= 0)
       return std::nullopt;
-    return kk / rk;
+    if (kk % rk == 0)
+      return Regrouping{kk / rk, false};
+    if (rk % kk == 0)
+      return Regrouping{rk / kk, true};
+    return std::nullopt;
   }
 
   /// A kernel loop whose dot contracts f times the reference's extent per
@@ -1119,6 +1129,102 @@ private:
     return true;
   }
 
+  /// A kernel loop whose dot contracts an f-th of the reference's extent
+  /// per step: its step n = f m + j, j < f, adds the products of window j
+  /// of the reference's step m (contracted elements [j bk, (j + 1) bk)),
+  /// the sum grouped otherwise (as matchRegrouped). The operands on both
+  /// sides must be loaded (or copied) tiles. Proved: equal initial values;
+  /// for m below the reference's trip count and n below the kernel's, the
+  /// kernel's operands are window j of the reference's at step m; kernel
+  /// steps whose m is at or past the reference's last read padding zeros
+  /// only; and reference windows whose n is at or past the kernel's last
+  /// read padding zeros only (the kernel may stop once the data ends).
+  bool matchRefined(scf::ForOp kLoop, unsigned p, scf::ForOp rLoop,
+                    unsigned q, int64_t f, Scope &s) {
+    Value kr = kLoop->getResult(p), rr = rLoop->getResult(q);
+    tile::DotOp kd = dotStep(kLoop, p), rd = dotStep(rLoop, q);
+    std::string shorter = "a loop whose tile.dot contracts 1/" +
+                          std::to_string(f) +
+                          " of the reference's extent per step";
+    // Each carried value is an accumulator of its own (a coarsened loop
+    // carries one per absorbed program): result p depends on nothing else.
+    for (unsigned i = 0; i < kLoop.getNumResults(); ++i)
+      if (!dotStep(kLoop, i))
+        return mismatch(kr, rr,
+                        shorter + " may carry tile.dot accumulators only");
+    if (rLoop.getNumResults() != 1)
+      return mismatch(kr, rr,
+                      "the reference's loop (" + lineOf(rLoop) +
+                          ") carries more than its accumulator");
+    if (s.window)
+      return mismatch(kr, rr,
+                      shorter + " computes a tile of the reference's shape "
+                                "(the checker does not follow it in a larger "
+                                "tile)");
+    if (!sameAttributes(kd, rd))
+      return mismatch(kr, rr,
+                      "the kernel's tile.dot has other attributes than the "
+                      "reference's");
+    if (!match(kLoop.getInitArgs()[p], rLoop.getInitArgs()[q], s))
+      return false;
+    unsigned id = nextScope++;
+    z3::expr m = ctx.int_const(("m#" + std::to_string(id)).c_str());
+    z3::expr j = ctx.int_const(("j#" + std::to_string(id)).c_str());
+    z3::expr n = ctx.int_val(f) * m + j;
+    Side ks = kernelSide(kLoop), rs{rm, ri};
+    z3::expr tk = tripCount(ks, kLoop), tr = tripCount(rs, rLoop);
+    z3::expr step = s.hyp && m >= 0 && j >= 0 && j < ctx.int_val(f) &&
+                    atIteration(ks, kLoop, n) && atIteration(rs, rLoop, m);
+    auto shapeOf = [](Value v) {
+      return llvm::cast<RankedTensorType>(v.getType()).getShape();
+    };
+    int64_t bk = contracted(kd);
+    z3::expr along = j * ctx.int_val(bk);
+    Window lhs{{ctx.int_val(0), along}, {shapeOf(rd.getLhs())[0], bk}};
+    Window rhs{{along, ctx.int_val(0)}, {bk, shapeOf(rd.getRhs())[1]}};
+    for (auto [kv, rv, w] : {std::make_tuple(kd.getLhs(), rd.getLhs(), lhs),
+                             std::make_tuple(kd.getRhs(), rd.getRhs(), rhs)}) {
+      Value kx = skip(kv), rx = skip(rv);
+      auto loaded = [](Value v) {
+        return llvm::isa_and_nonnull<tile::LoadOp, tile::ReadOp>(
+            v.getDefiningOp());
+      };
+      if (!loaded(kx) || !loaded(rx))
+        return mismatch(kr, rr,
+                        "the operands of " + shorter +
+                            " and of the reference's must be tiles loaded "
+                            "(or copied) from global memory");
+      Scope both = s;
+      both.hyp = step && m < tr && n < tk;
+      if (!matchLoads(kx, rx, both, &w))
+        return false;
+      // The other side's steps past one side's last add nothing.
+      auto srcsK = sources(kx, ks), srcsR = sources(rx, rs, &w);
+      if (!srcsK || !srcsR)
+        return mismatch(kr, rr,
+                        "the contract checker follows shared slots that "
+                        "tile.copy fills, not tile.write");
+      for (auto [srcs, past, what] :
+           {std::make_tuple(&*srcsK, step && m >= tr && n < tk,
+                            "a kernel step past the reference loop's last (" +
+                                lineOf(rLoop) + ") adds loaded data"),
+            std::make_tuple(&*srcsR, step && m < tr && n >= tk,
+                            "the kernel's loop stops before the reference's "
+                            "loop (" + lineOf(rLoop) +
+                                ") has added all its data")})
+        for (const Source &src : *srcs) {
+          auto pad = llvm::dyn_cast_or_null<FloatAttr>(src.padding);
+          if (!pad || !pad.getValue().isZero())
+            return mismatch(kr, rr,
+                            "the operands of " + shorter +
+                                " are loaded with zero padding");
+          claims.push_back({past && src.when, !nonEmpty(src.block), what,
+                            src.op, rLoop});
+        }
+    }
+    return true;
+  }
+
   /// The loop's induction variable has its value of iteration n.
   z3::expr atIteration(Side s, scf::ForOp loop, const z3::expr &n) {
     return s.model.inductionVar(loop, s.inst) ==
@@ -1168,10 +1274,13 @@ private:
     return out;
   }
 
-  bool matchLoads(Value k, Value r, Scope &s) {
+  /// `rWindow`: the part of the reference's tile that the kernel's stands
+  /// for (a shorter reduction step), or the whole.
+  bool matchLoads(Value k, Value r, Scope &s,
+                  const Window *rWindow = nullptr) {
     const Window *window = s.window ? &windows[s.window] : nullptr;
     auto ks = sources(k, kernelSide(opOf(k)), window),
-         rs = sources(r, {rm, ri});
+         rs = sources(r, {rm, ri}, rWindow);
     if (!ks || !rs)
       return mismatch(k, r,
                       "the contract checker follows shared slots that "
@@ -1188,7 +1297,11 @@ private:
                                  window->shape,
                                  getElementTypeOrSelf(a.tileType))
                            : a.tileType;
-        if (seen != b.tileType || a.padding != b.padding)
+        Type rSeen = rWindow ? RankedTensorType::get(
+                                   rWindow->shape,
+                                   getElementTypeOrSelf(b.tileType))
+                             : b.tileType;
+        if (seen != rSeen || a.padding != b.padding)
           return mismatch(k, r,
                           "the kernel's " + describeOp(k) +
                               " has another tile type or padding than the "

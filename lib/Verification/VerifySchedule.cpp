@@ -1177,10 +1177,12 @@ private:
   }
 
   /// A staged wgmma operand is rewritten at the next issue of its dot: the
-  /// wgmma issued before must be retired by then.
+  /// wgmma issued before must be retired by then. MFMA takes its operands
+  /// into registers at the issue (the AMD lowering reads them where they
+  /// are held, element by element): nothing of an mfma region is staged.
   void checkStagedOperands() {
     kernel.walk([&](schedule::AsyncOp async) {
-      if (async.getUnit() == schedule::AsyncUnit::tma)
+      if (async.getUnit() != schedule::AsyncUnit::wgmma)
         return;
       async.walk([&](tile::DotOp dot) {
         if (readInPlace(async, dot.getLhs()) &&

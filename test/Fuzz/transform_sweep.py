@@ -31,6 +31,11 @@ KERNEL_OPS = {
 LOOP_OPS = {
     "async-mma-plain": ["transform.tiletag.async_mma %l wait_depth(0)"],
     "reduction-step": ["transform.tiletag.reduction_step %l factor(2)"],
+    "reduction-step-divisor": ["transform.tiletag.reduction_step %l divisor(2)"],
+    "pipeline-mfma": ["transform.tiletag.reduction_step %l divisor(2)",
+                      "transform.tiletag.stage_loads %s stages(3)",
+                      "transform.tiletag.warp_specialize %s",
+                      "transform.tiletag.async_mma %s wait_depth(1) unit(mfma)"],
     "unroll": ["transform.tiletag.unroll %l factor(3)"],
     "pipeline": ["transform.tiletag.stage_loads %l stages(3)",
                  "transform.tiletag.warp_specialize %s",

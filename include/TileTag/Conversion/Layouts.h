@@ -71,6 +71,12 @@ std::string wgmmaShapeProblem(int64_t m, int64_t k, int64_t n,
 // AMD CDNA3 MFMA (CDNA3 ISA: v_mfma_f32_16x16x16_f16 / _bf16)
 //===----------------------------------------------------------------------===//
 
+/// Why an M x K by K x N product of `elementBytes`-byte inputs is not made
+/// of v_mfma_f32_16x16x16 blocks (16-bit inputs, every extent a multiple of
+/// 16); empty when it is.
+std::string mfmaShapeProblem(int64_t m, int64_t k, int64_t n,
+                             int64_t elementBytes);
+
 /// The element of the 16x16 f32 result that lane `lane` (0..63) holds in
 /// its `reg`-th (0..3) result register: column lane mod 16, row
 /// 4 (lane / 16) + reg.

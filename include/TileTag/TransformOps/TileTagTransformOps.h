@@ -7,6 +7,7 @@
 #ifndef TILETAG_TRANSFORMOPS_TILETAGTRANSFORMOPS_H
 #define TILETAG_TRANSFORMOPS_TILETAGTRANSFORMOPS_H
 
+#include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"

@@ -17,6 +17,7 @@ include "mlir/Dialect/Transform/IR/TransformDialect.td"
 include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
 include "mlir/Dialect/Transform/IR/TransformTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "TileTag/Dialect/Schedule/IR/ScheduleAttrs.td"
 
 class TileTag_TransformOp<string mnemonic, list<Trait> traits = []>
     : Op<Transform_Dialect, "tiletag." # mnemonic, traits> {
@@ -223,25 +224,34 @@ def TileTag_RetileOp : TileTag_TransformOp<"retile", [
 def TileTag_ReductionStepOp : TileTag_TransformOp<"reduction_step", [
     FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
     MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
-  let summary = "multiplies the extent a loop's dot contracts per step";
+  let summary = "multiplies or divides the extent a loop's dot contracts per step";
   let description = [{
     Retypes the tiles of a plain kernel's reduction loop (a loop that
     carries one value, `acc = tile.dot(a, b, acc)`): every tile dimension
     that a tile access indexes with the loop's induction variable (a GEMM's
-    K columns of A and K rows of B) becomes `factor` times longer, with the
-    tiles computed from it; the loop, which runs over block indices from 0
-    in steps of 1, runs `ceildiv(T, factor)` steps, T its trip count
-    (block indices now count blocks `factor` times longer). A GEMM's K step
-    of 64 becomes 128: half the steps, each dot twice as deep.
+    K columns of A and K rows of B) becomes `factor` times longer, or
+    `divisor` times shorter, with the tiles computed from it (block indices
+    now count blocks of the new length).
+
+    - `factor(f)`: the loop, which runs over block indices from 0 in steps
+      of 1, runs `ceildiv(T, f)` steps, T its trip count. A GEMM's K step
+      of 64 becomes 128: half the steps, each dot twice as deep.
+    - `divisor(d)`: the loop runs `d` steps for each of its old ones: where
+      T is `ceildiv(X, c)` with c a multiple of d, `ceildiv(X, c / d)`
+      steps (no step that reads padding only); otherwise `T * d`. A GEMM's
+      K step of 64 becomes 32: shared-memory slots half the size, so a
+      pipeline with as many slots fits where the deeper one does not (an
+      AMD workgroup's 64 KiB of LDS).
 
     Invariants instantiated: none beyond the new trip count. The contract
     checker relates step n of the loop to the reference's steps
-    `factor * n + j`, `j < factor` (window j of the contracted extent), and
-    proves that each window's operands are the reference's at that step,
-    that steps past the reference's last read only zero padding, and that
-    the steps reach every step of the reference: the sum of block products
-    the contract states, grouped otherwise (docs/Verification.md, "Larger
-    reduction steps").
+    `f * n + j`, `j < f` (window j of the kernel's contracted extent), or,
+    for a divisor, step `d * m + j` of the loop to window j of the
+    reference's step m; it proves that each window's operands are the other
+    side's at that step, that steps past the other side's last read only
+    zero padding, and that the steps reach every step of the reference: the
+    sum of block products the contract states, grouped otherwise
+    (docs/Verification.md, "Other reduction steps").
 
     #### Return modes
 
@@ -251,17 +261,21 @@ def TileTag_ReductionStepOp : TileTag_TransformOp<"reduction_step", [
     carry exactly one value accumulated by a `tile.dot`; its induction
     variable is used other than as a block index of a tile access, or does
     not index the dimension the dot contracts; an op the rewrite does not
-    follow computes a growing tile, a reduced or iota dimension would grow,
-    or a constant that is not a splat would; or a tile would span more than
-    256 elements along a dimension (the largest TMA box and wgmma tile).
+    follow computes a resized tile, a reduced or iota dimension would
+    change, or a constant that is not a splat would; a tile would span more
+    than 256 elements along a dimension (the largest TMA box and wgmma
+    tile); or a dimension to divide is no multiple of the divisor.
     Otherwise the loop is rewritten in place, the kernel's proof stamps
-    dropped, and the result handle points to the loop.
+    dropped, and the result handle points to the loop. Giving both or
+    neither of `factor` and `divisor` is a verifier error.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
-                       ConfinedAttr<I64Attr, [IntMinValue<2>]>:$factor);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$factor,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$divisor);
   let results = (outs TransformHandleTypeInterface:$result);
   let assemblyFormat =
-      "$target `factor` `(` $factor `)` attr-dict `:` functional-type(operands, results)";
+      "$target (`factor` `(` $factor^ `)`)? (`divisor` `(` $divisor^ `)`)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::DiagnosedSilenceableFailure applyToOne(
         ::mlir::transform::TransformRewriter &rewriter,
@@ -467,7 +481,7 @@ def TileTag_WarpSpecializeOp : TileTag_TransformOp<"warp_specialize", [
 def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
     FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
     MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
-  let summary = "issues a specialized loop's dots as asynchronous wgmma";
+  let summary = "issues a specialized loop's dots on the matrix unit (wgmma or mfma)";
   let description = [{
     In every consumer role of a loop rewritten by
     `transform.tiletag.warp_specialize` (or, in a kernel without a schedule,
@@ -481,11 +495,20 @@ def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
     has retired: step n releases the slot of step n - wait_depth. The
     epilogue of each consumer first waits for every group (`pending 0`).
 
+    `unit` is the matrix unit: `wgmma` (the default; Hopper's warpgroup
+    MMA, which reads 128-byte swizzled panels: a contracted extent of 64
+    16-bit elements, rows a multiple of 64) or `mfma` (AMD CDNA's MFMA,
+    16x16x16 blocks: every extent a multiple of 16, so a K step of 32 or 16
+    serves). The Hopper lowering refuses `mfma` regions; the AMD lowering
+    runs either unit's regions on MFMA.
+
     #### Return modes
 
     A silenceable failure (payload unchanged) when the target is not a loop
     rewritten by `warp_specialize` or a loop of a kernel without a schedule,
-    a consumer (or the plain loop) has no `tile.dot`, `wait_depth` is not 0
+    a consumer (or the plain loop) has no `tile.dot`, a dot's inputs or
+    shape are not what `unit` multiplies, `unit` is `tma` (a verifier
+    error), `wait_depth` is not 0
     in a plain loop (the next step's loads would overwrite what an in-flight
     wgmma reads), or
     `wait_depth` is not below the number of stages (the producer would wait
@@ -493,10 +516,13 @@ def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
     place, the proof stamps dropped, and the result handle points to it.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
-                       ConfinedAttr<I64Attr, [IntNonNegative]>:$wait_depth);
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$wait_depth,
+                       DefaultValuedAttr<Schedule_AsyncUnit,
+                           "::mlir::tiletag::schedule::AsyncUnit::wgmma">:$unit);
   let results = (outs TransformHandleTypeInterface:$result);
   let assemblyFormat =
-      "$target `wait_depth` `(` $wait_depth `)` attr-dict `:` functional-type(operands, results)";
+      "$target `wait_depth` `(` $wait_depth `)` (`unit` `(` $unit^ `)`)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::DiagnosedSilenceableFailure applyToOne(
         ::mlir::transform::TransformRewriter &rewriter,

@@ -85,11 +85,20 @@ public:
   int64_t ringAlignment() const override { return kSwizzleBytes; }
   // 64 KiB of LDS per workgroup on CDNA2 and CDNA3.
   int64_t maxSharedBytes() const override { return 64 * 1024; }
-  // LDS slots with 128-byte-multiple rows take the 128-byte XOR swizzle:
-  // the 16 rows an MFMA A operand reads at one column fall on 2 words per
-  // bank instead of 16 (LayoutsTest.LdsBanksOfMfmaOperandA).
+  // LDS slots of two dimensions take the 128-byte XOR swizzle: rows of a
+  // 128-byte multiple as on Hopper, shorter rows (a 32-deep bf16 K slot:
+  // 64 bytes) as row-major 128-byte lines. The 16 rows an MFMA A operand
+  // reads at one column fall on 2 words per bank instead of 16 (or 8)
+  // (LayoutsTest.LdsBanksOfMfmaOperandA).
   bool swizzles(const Ring &ring) const override {
-    return fitsSwizzle128B(ring);
+    return fitsSwizzle128B(ring) || shortRowsSwizzle(ring);
+  }
+  static bool shortRowsSwizzle(const Ring &ring) {
+    int64_t rowBytes =
+        ring.tile.back() * byteWidth(ring.type.getElementType());
+    return ring.tile.size() == 2 && rowBytes < kSwizzleBytes &&
+           kSwizzleBytes % rowBytes == 0 &&
+           ring.slotBytes() % kSwizzleBytes == 0;
   }
   LogicalResult planAsyncCopies(KernelLowering &k) override;
   std::string whyNotMma(KernelLowering &k, tile::DotOp dot) override;
@@ -113,7 +122,22 @@ public:
   }
   Value swizzledByte(KernelLowering &k, const Ring &ring,
                      ValueRange index) override {
-    return swizzled128BByte(k, ring, index);
+    if (fitsSwizzle128B(ring))
+      return swizzled128BByte(k, ring, index);
+    // layout::swizzle128B of the row-major byte offset: the XOR changes
+    // only bits 4-6, so the slot's 128-byte lines keep their bytes.
+    OpBuilder &b = k.b;
+    Location loc = k.loc;
+    int64_t width = byteWidth(ring.type.getElementType());
+    Value row = arith::MulIOp::create(b, loc, index[0],
+                                      k.idx(ring.tile[1] * width));
+    Value off = arith::AddIOp::create(
+        b, loc, row, arith::MulIOp::create(b, loc, index[1], k.idx(width)));
+    Value line8 = arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, off, k.idx(kSwizzleBytes)),
+        k.idx(8));
+    return arith::XOrIOp::create(
+        b, loc, off, arith::MulIOp::create(b, loc, line8, k.idx(16)));
   }
   void partialBarrier(KernelLowering &k, const Group &group) override;
   // No async proxy: MFMA reads registers, loads and stores are generic.
@@ -228,9 +252,8 @@ std::string AMDGPUTarget::whyNotMma(KernelLowering &k, tile::DotOp dot) {
     return "MFMA multiplies bf16 or f16 inputs into f32 here";
   int64_t m = type.getDimSize(0), n = type.getDimSize(1),
           kk = lhsType.getDimSize(1);
-  if (m % kMfmaTile || n % kMfmaTile || kk % kMfmaTile)
-    return "its " + std::to_string(m) + "x" + std::to_string(n) + "x" +
-           std::to_string(kk) + " shape is not made of 16x16x16 MFMA blocks";
+  if (std::string why = layout::mfmaShapeProblem(m, kk, n, 2); !why.empty())
+    return why;
   MfmaTiling t{m, n, warpgroupsOf(k.kernel, dot) * kWarpgroupThreads /
                          kWaveSize};
   if (t.blocks() % t.waves)

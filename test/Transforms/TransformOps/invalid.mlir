@@ -480,7 +480,7 @@ tile.kernel @plain(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{without a ring (transform.tiletag.stage_loads and warp_specialize) the next step's loads overwrite what an in-flight wgmma reads: wait_depth must be 0, got 1}}
+    // expected-error @below {{without a ring (transform.tiletag.stage_loads and warp_specialize) the next step's loads overwrite what an in-flight dot reads: wait_depth must be 0, got 1}}
     %mma = transform.tiletag.async_mma %loop wait_depth(1) : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -1070,6 +1070,95 @@ module attributes {transform.with_named_sequence} {
     %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{'transform.tiletag.unroll' op attribute 'factor' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 2 whose maximum value is 16}}
     %u = transform.tiletag.unroll %l factor(17) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// reduction_step divisor: a 48-deep K tile does not split in 32s.
+tile.kernel @odd_depth(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"}, %C: memref<?x?xf32> {tile.name = "C"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 64, K = 96], grid = [N ceildiv 64], shapes = [A = [N, K], B = [K, N], C = [N, N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %p = tile.program_id 0
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) {
+    %a = tile.load %A[%p, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x48xbf16>
+    %b = tile.load %B[%k, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<48x64xbf16>
+    %d = tile.dot %a, %b, %acc : tensor<64x48xbf16>, tensor<48x64xbf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %r, %C[%p, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error-re @below {{cannot shorten the reduction step of @odd_depth: the tensor<64x48xbf16> tile of 'tile.load' at line {{[0-9]+}} spans no multiple of 32 elements along the dimension to divide}}
+    %w = transform.tiletag.reduction_step %l divisor(32) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{takes either factor(N) (a longer step) or divisor(N) (a shorter one)}}
+    %w = transform.tiletag.reduction_step %l factor(2) divisor(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{takes either factor(N) (a longer step) or divisor(N) (a shorter one)}}
+    %w = transform.tiletag.reduction_step %l : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{issues dots on a matrix unit (wgmma or mfma), not tma}}
+    %w = transform.tiletag.async_mma %l wait_depth(0) unit(tma) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// async_mma unit(mfma): a K step of 8 is not made of 16x16x16 MFMA blocks.
+tile.kernel @thin_step(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"}, %C: memref<?x?xf32> {tile.name = "C"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 64, K = 256], grid = [N ceildiv 64], shapes = [A = [N, K], B = [K, N], C = [N, N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %p = tile.program_id 0
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) {
+    %a = tile.load %A[%p, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x8xbf16>
+    %b = tile.load %B[%k, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<8x64xbf16>
+    %d = tile.dot %a, %b, %acc : tensor<64x8xbf16>, tensor<8x64xbf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %r, %C[%p, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error-re @below {{mfma cannot serve the tile.dot at line {{[0-9]+}}: its 64x64x8 shape is not made of 16x16x16 MFMA blocks}}
+    %w = transform.tiletag.async_mma %l wait_depth(0) unit(mfma) : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }

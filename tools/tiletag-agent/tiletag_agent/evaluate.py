@@ -244,9 +244,16 @@ def lower_and_assemble(task, proved, tmp, t):
         regs = [int(r) for r in re.findall(r"Used (\d+) registers", err)]
         spills = [int(a) + int(b) for a, b in re.findall(
             r"(\d+) bytes spill stores, (\d+) bytes spill loads", err)]
+    # The cost model does not charge spill traffic: a kernel that spills is
+    # not ranked as if it did not.
+    if sum(spills):
+        return {"times": times,
+                "reject": ("lower" if amd else "ptxas", "registers",
+                           "the kernel spills %d bytes of registers per thread"
+                           % sum(spills), s)}
     return {"times": times, "code": code,
             "registers": {"registers": max(regs) if regs else None,
-                          "spill_bytes": sum(spills)}}
+                          "spill_bytes": 0}}
 
 
 def evaluate(task):
