@@ -150,6 +150,64 @@ TEST(LayoutsTest, Mfma16x16Operands) {
   EXPECT_EQ(b.size(), 256u);
 }
 
+// The result layout of v_mfma_f32_32x32x8_{f16,bf16} (CDNA3 ISA, "Matrix
+// Arithmetic Instructions", the dependent-operand layout of the 32x32x8
+// shapes; CDNA2's _bf16_1k is the same): lane l's register r holds
+// D[8 (r / 4) + 4 (l / 32) + r mod 4][l mod 32]; each of the 1024 elements
+// is held once.
+TEST(LayoutsTest, Mfma32x32Table) {
+  EXPECT_EQ(mfma32x32Element(0, 0), (Coord{0, 0}));
+  EXPECT_EQ(mfma32x32Element(0, 3), (Coord{3, 0}));
+  EXPECT_EQ(mfma32x32Element(0, 4), (Coord{8, 0}));
+  EXPECT_EQ(mfma32x32Element(31, 15), (Coord{27, 31}));
+  EXPECT_EQ(mfma32x32Element(32, 0), (Coord{4, 0}));
+  EXPECT_EQ(mfma32x32Element(63, 15), (Coord{31, 31}));
+  std::set<std::pair<int64_t, int64_t>> seen;
+  for (int64_t lane = 0; lane < 64; ++lane)
+    for (int64_t reg = 0; reg < 16; ++reg) {
+      Coord c = mfma32x32Element(lane, reg);
+      EXPECT_TRUE(seen.insert({c.row, c.col}).second);
+      EXPECT_EQ(mfma32x32Slot(c), (Slot{lane, reg}));
+    }
+  EXPECT_EQ(seen.size(), 1024u);
+}
+
+// The source operands of the 32x32x8 shapes: lane l supplies
+// A[l mod 32][4 (l / 32) .. 4 (l / 32) + 3] and B[4 (l / 32) + i][l mod 32];
+// D[m][n] sums over the two lanes l and l + 32 of its column.
+TEST(LayoutsTest, Mfma32x32Operands) {
+  EXPECT_EQ(mfma32x32OperandA(0, 0), (Coord{0, 0}));
+  EXPECT_EQ(mfma32x32OperandA(33, 1), (Coord{1, 5}));
+  EXPECT_EQ(mfma32x32OperandA(63, 3), (Coord{31, 7}));
+  EXPECT_EQ(mfma32x32OperandB(33, 1), (Coord{5, 1}));
+  EXPECT_EQ(mfma32x32OperandB(63, 3), (Coord{7, 31}));
+  std::set<std::pair<int64_t, int64_t>> a, b;
+  for (int64_t lane = 0; lane < 64; ++lane)
+    for (int64_t i = 0; i < 4; ++i) {
+      Coord ca = mfma32x32OperandA(lane, i), cb = mfma32x32OperandB(lane, i);
+      EXPECT_TRUE(a.insert({ca.row, ca.col}).second);
+      EXPECT_TRUE(b.insert({cb.row, cb.col}).second);
+      EXPECT_EQ(cb.col, mfma32x32Element(lane, 0).col);
+      // Lane part plus element part, as the lowering computes them.
+      Coord a0 = mfma32x32OperandA(lane, 0), ai = mfma32x32OperandA(0, i);
+      Coord b0 = mfma32x32OperandB(lane, 0), bi = mfma32x32OperandB(0, i);
+      EXPECT_EQ(ca, (Coord{a0.row + ai.row, a0.col + ai.col}));
+      EXPECT_EQ(cb, (Coord{b0.row + bi.row, b0.col + bi.col}));
+    }
+  for (int64_t lane = 0; lane < 64; ++lane)
+    for (int64_t reg = 0; reg < 16; ++reg) {
+      Coord d = mfma32x32Element(lane, reg), d0 = mfma32x32Element(lane, 0),
+            dr = mfma32x32Element(0, reg);
+      EXPECT_EQ(d, (Coord{d0.row + dr.row, d0.col + dr.col}));
+    }
+  EXPECT_EQ(a.size(), 256u);
+  EXPECT_EQ(b.size(), 256u);
+  EXPECT_EQ(mfmaShapeProblem(64, 8, 64, 2), "");
+  EXPECT_EQ(mfmaShapeProblem(16, 16, 16, 2), "");
+  EXPECT_NE(mfmaShapeProblem(16, 8, 16, 2), "");
+  EXPECT_NE(mfmaShapeProblem(64, 16, 64, 4), "");
+}
+
 // The LDS layout of the AMD lowering (128-byte XOR swizzle) against the
 // CDNA3 ISA's LDS banks (32 banks of 4 bytes): an MFMA A operand of a
 // 128x64 bf16 slot is read 8 bytes a lane (4 bf16 of one row), 16 rows at

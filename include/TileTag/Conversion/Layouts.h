@@ -71,9 +71,10 @@ std::string wgmmaShapeProblem(int64_t m, int64_t k, int64_t n,
 // AMD CDNA3 MFMA (CDNA3 ISA: v_mfma_f32_16x16x16_f16 / _bf16)
 //===----------------------------------------------------------------------===//
 
-/// Why an M x K by K x N product of `elementBytes`-byte inputs is not made
-/// of v_mfma_f32_16x16x16 blocks (16-bit inputs, every extent a multiple of
-/// 16); empty when it is.
+/// Why an M x K by K x N product of `elementBytes`-byte inputs is made of
+/// neither v_mfma_f32_16x16x16 blocks (every extent a multiple of 16) nor
+/// v_mfma_f32_32x32x8 blocks (M and N multiples of 32, K of 8), with 16-bit
+/// inputs; empty when it is made of one of them.
 std::string mfmaShapeProblem(int64_t m, int64_t k, int64_t n,
                              int64_t elementBytes);
 
@@ -93,6 +94,28 @@ Coord mfma16x16OperandA(int64_t lane, int64_t i);
 /// The B-operand element (row k, column n of the 16x16 B tile) that lane
 /// `lane` holds in element `i`: row 4 (lane / 16) + i, column lane mod 16.
 Coord mfma16x16OperandB(int64_t lane, int64_t i);
+
+//===----------------------------------------------------------------------===//
+// AMD CDNA MFMA 32x32x8 (CDNA3 ISA: v_mfma_f32_32x32x8_f16 / _bf16;
+// CDNA2: ..._bf16_1k)
+//===----------------------------------------------------------------------===//
+
+/// The element of the 32x32 f32 result that lane `lane` (0..63) holds in
+/// its `reg`-th (0..15) result register: column lane mod 32, row
+/// 8 (reg / 4) + 4 (lane / 32) + reg mod 4.
+Coord mfma32x32Element(int64_t lane, int64_t reg);
+
+/// The inverse: who holds element (row, col) of the 32x32 result.
+Slot mfma32x32Slot(Coord element);
+
+/// The A-operand element (row m, column k of the 32x8 A tile) that lane
+/// `lane` holds in element `i` (0..3): row lane mod 32, column
+/// 4 (lane / 32) + i.
+Coord mfma32x32OperandA(int64_t lane, int64_t i);
+
+/// The B-operand element (row k, column n of the 8x32 B tile) that lane
+/// `lane` holds in element `i`: row 4 (lane / 32) + i, column lane mod 32.
+Coord mfma32x32OperandB(int64_t lane, int64_t i);
 
 /// The LDS bank of byte `offset` (CDNA3 ISA, "Local Data Share": 32 banks,
 /// each 4 bytes wide, consecutive dwords in consecutive banks).

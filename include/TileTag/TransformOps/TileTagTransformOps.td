@@ -498,8 +498,8 @@ def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
     `unit` is the matrix unit: `wgmma` (the default; Hopper's warpgroup
     MMA, which reads 128-byte swizzled panels: a contracted extent of 64
     16-bit elements, rows a multiple of 64) or `mfma` (AMD CDNA's MFMA,
-    16x16x16 blocks: every extent a multiple of 16, so a K step of 32 or 16
-    serves). The Hopper lowering refuses `mfma` regions; the AMD lowering
+    16x16x16 or 32x32x8 blocks: every extent a multiple of 16, or rows and
+    columns of 32 and K of 8, so a K step of 32, 16 or 8 serves). The Hopper lowering refuses `mfma` regions; the AMD lowering
     runs either unit's regions on MFMA.
 
     #### Return modes

@@ -54,21 +54,44 @@ using namespace mlir::tiletag::conversion;
 namespace {
 
 constexpr int64_t kWaveSize = 64;
-constexpr int64_t kMfmaTile = 16; // v_mfma_f32_16x16x16: 16x16 blocks, K 16
-constexpr int64_t kMfmaRegs = 4;  // result registers per lane and block
+/// An MFMA shape: its result blocks are mn x mn, it contracts k per
+/// instruction, and each lane holds `regs` f32 of a block; the layouts say
+/// which elements (CDNA3 ISA, checked in LayoutsTest). Each lane supplies 4
+/// elements of A and of B; a coordinate is a part that depends on the lane
+/// plus one that depends on the element or register.
+struct MfmaShape {
+  int64_t mn, k, regs;
+  layout::Coord (*element)(int64_t lane, int64_t reg);
+  layout::Coord (*operandA)(int64_t lane, int64_t i);
+  layout::Coord (*operandB)(int64_t lane, int64_t i);
+};
+const MfmaShape kMfma16x16x16{16, 16, 4, layout::mfma16x16Element,
+                              layout::mfma16x16OperandA,
+                              layout::mfma16x16OperandB};
+const MfmaShape kMfma32x32x8{32, 8, 16, layout::mfma32x32Element,
+                             layout::mfma32x32OperandA,
+                             layout::mfma32x32OperandB};
 
-/// How a group's waves share the 16x16 blocks of an MFMA accumulator: block
-/// b goes to wave b mod waves, as its (b / waves)-th block; each lane holds
-/// 4 f32 per block (layout::mfma16x16Element).
+/// How a group's waves share the blocks of an MFMA accumulator: block b
+/// goes to wave b mod waves, as its (b / waves)-th block. 32x32x8 where the
+/// tile's 32x32 blocks divide among the waves (half the operand reads per
+/// product of 16x16x16, at the same rate), else 16x16x16. The choice
+/// depends on the accumulator's shape alone, so that every op on it (zero,
+/// dot, epilogue) agrees.
 struct MfmaTiling {
   int64_t m, n, waves;
-  int64_t blocks() const { return (m / kMfmaTile) * (n / kMfmaTile); }
+  const MfmaShape *shape;
+  MfmaTiling(int64_t m, int64_t n, int64_t waves) : m(m), n(n), waves(waves) {
+    bool large = m % 32 == 0 && n % 32 == 0 && (m / 32) * (n / 32) % waves == 0;
+    shape = large ? &kMfma32x32x8 : &kMfma16x16x16;
+  }
+  int64_t blocks() const { return (m / shape->mn) * (n / shape->mn); }
   int64_t blocksPerWave() const { return blocks() / waves; }
-  int64_t registers() const { return blocksPerWave() * kMfmaRegs; }
+  int64_t registers() const { return blocksPerWave() * shape->regs; }
 };
 
-/// The group's wave, its lane, and the (row, column) of the 16x16 block that
-/// is the wave's `j`-th.
+/// The group's wave, its lane, and the (row, column) of the block that is
+/// the wave's `j`-th.
 struct WaveBlock {
   Value lane, row, col;
 };
@@ -193,7 +216,8 @@ private:
   void countOnBarrier(KernelLowering &k, Value barriers, Value index,
                       int64_t delta);
   MfmaTiling tiling(KernelLowering &k, RankedTensorType type) const {
-    return {type.getDimSize(0), type.getDimSize(1), k.group.size / kWaveSize};
+    return MfmaTiling(type.getDimSize(0), type.getDimSize(1),
+                      k.group.size / kWaveSize);
   }
   WaveBlock waveBlock(KernelLowering &k, const MfmaTiling &t, int64_t j);
 
@@ -254,11 +278,19 @@ std::string AMDGPUTarget::whyNotMma(KernelLowering &k, tile::DotOp dot) {
           kk = lhsType.getDimSize(1);
   if (std::string why = layout::mfmaShapeProblem(m, kk, n, 2); !why.empty())
     return why;
-  MfmaTiling t{m, n, warpgroupsOf(k.kernel, dot) * kWarpgroupThreads /
-                         kWaveSize};
+  MfmaTiling t(m, n,
+               warpgroupsOf(k.kernel, dot) * kWarpgroupThreads / kWaveSize);
+  std::string shape = std::to_string(t.shape->mn) + "x" +
+                      std::to_string(t.shape->mn) + "x" +
+                      std::to_string(t.shape->k);
+  if (m % t.shape->mn || n % t.shape->mn || kk % t.shape->k)
+    return "its " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+           std::to_string(kk) + " shape is not made of " + shape +
+           " blocks, the MFMA shape its result's blocks divide among the "
+           "group's waves in";
   if (t.blocks() % t.waves)
-    return "its " + std::to_string(t.blocks()) +
-           " 16x16 blocks do not divide among the group's " +
+    return "its " + std::to_string(t.blocks()) + " " + shape +
+           " blocks do not divide among the group's " +
            std::to_string(t.waves) + " waves";
   return "";
 }
@@ -284,13 +316,12 @@ WaveBlock AMDGPUTarget::waveBlock(KernelLowering &k, const MfmaTiling &t,
   Value wave = arith::DivUIOp::create(b, loc, local, k.idx(kWaveSize));
   Value lane = arith::RemUIOp::create(b, loc, local, k.idx(kWaveSize));
   Value block = arith::AddIOp::create(b, loc, wave, k.idx(j * t.waves));
-  Value blocksN = k.idx(t.n / kMfmaTile);
+  int64_t mn = t.shape->mn;
+  Value blocksN = k.idx(t.n / mn);
   Value row = arith::MulIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, block, blocksN),
-      k.idx(kMfmaTile));
+      b, loc, arith::DivUIOp::create(b, loc, block, blocksN), k.idx(mn));
   Value col = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, block, blocksN),
-      k.idx(kMfmaTile));
+      b, loc, arith::RemUIOp::create(b, loc, block, blocksN), k.idx(mn));
   return {lane, row, col};
 }
 
@@ -301,10 +332,11 @@ Value AMDGPUTarget::zeroAccumulator(KernelLowering &k, RankedTensorType type) {
       k.b, k.loc, DenseElementsAttr::get(vecType, k.b.getF32FloatAttr(0.0)));
 }
 
-/// Lane l of the wave supplies, per 16x16x16 step, A[l mod 16][4 (l / 16) +
-/// i] and B[4 (l / 16) + i][l mod 16] (layout::mfma16x16OperandA/B): each
-/// is a part that depends on the lane plus one that depends on i (checked
-/// in LayoutsTest), so only the first is computed at run time.
+/// Lane l of the wave supplies, per MFMA step, 4 elements of A and of B
+/// (layout::mfma16x16OperandA/B, mfma32x32OperandA/B): row l mod mn of A
+/// and column l mod mn of B, at contracted index 4 (l / mn) + i. Each is a
+/// part that depends on the lane plus one that depends on i (checked in
+/// LayoutsTest), so only the first is computed at run time.
 FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
                                        schedule::AsyncOp, ArrayRef<Value>,
                                        Value acc) {
@@ -314,30 +346,32 @@ FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
   auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
   Type et = lhsType.getElementType();
   MfmaTiling t = tiling(k, type);
+  const MfmaShape &shape = *t.shape;
   auto fragType = VectorType::get({4}, et);
-  auto blockType = VectorType::get({kMfmaRegs}, b.getF32Type());
+  auto blockType = VectorType::get({shape.regs}, b.getF32Type());
 
   auto loop = scf::ForOp::create(b, loc, k.idx(0),
-                                 k.idx(lhsType.getDimSize(1) / kMfmaTile),
+                                 k.idx(lhsType.getDimSize(1) / shape.k),
                                  k.idx(1), ValueRange{acc});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value kBase =
-      arith::MulIOp::create(b, loc, loop.getInductionVar(), k.idx(kMfmaTile));
+      arith::MulIOp::create(b, loc, loop.getInductionVar(), k.idx(shape.k));
   Value result = loop.getRegionIterArgs()[0];
   for (int64_t j = 0; j < t.blocksPerWave(); ++j) {
     WaveBlock wb = waveBlock(k, t, j);
-    Value lane16 = arith::RemUIOp::create(b, loc, wb.lane, k.idx(16));
+    Value laneMn = arith::RemUIOp::create(b, loc, wb.lane, k.idx(shape.mn));
     Value quad4 = arith::MulIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, wb.lane, k.idx(16)), k.idx(4));
-    Value aRow = arith::AddIOp::create(b, loc, wb.row, lane16);
+        b, loc, arith::DivUIOp::create(b, loc, wb.lane, k.idx(shape.mn)),
+        k.idx(4));
+    Value aRow = arith::AddIOp::create(b, loc, wb.row, laneMn);
     Value aCol = arith::AddIOp::create(b, loc, kBase, quad4);
     Value bRow = aCol;
-    Value bCol = arith::AddIOp::create(b, loc, wb.col, lane16);
+    Value bCol = arith::AddIOp::create(b, loc, wb.col, laneMn);
     SmallVector<Value> aElems, bElems;
     for (int64_t i = 0; i < 4; ++i) {
-      layout::Coord offA = layout::mfma16x16OperandA(0, i);
-      layout::Coord offB = layout::mfma16x16OperandB(0, i);
+      layout::Coord offA = shape.operandA(0, i);
+      layout::Coord offB = shape.operandB(0, i);
       FailureOr<Value> a = k.element(
           dot.getLhs(),
           {arith::AddIOp::create(b, loc, aRow, k.idx(offA.row)).getResult(),
@@ -353,16 +387,16 @@ FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
     }
     Value aFrag = vector::FromElementsOp::create(b, loc, fragType, aElems);
     Value bFrag = vector::FromElementsOp::create(b, loc, fragType, bElems);
-    // The block's 4 registers in and out of the accumulator vector
-    // (shuffles lower straight to LLVM).
+    // The block's registers in and out of the accumulator vector (shuffles
+    // lower straight to LLVM).
     SmallVector<int64_t> take, put;
-    for (int64_t r = 0; r < kMfmaRegs; ++r)
-      take.push_back(j * kMfmaRegs + r);
+    for (int64_t r = 0; r < shape.regs; ++r)
+      take.push_back(j * shape.regs + r);
     for (int64_t r = 0; r < t.registers(); ++r)
-      put.push_back(r / kMfmaRegs == j ? t.registers() + r % kMfmaRegs : r);
+      put.push_back(r / shape.regs == j ? t.registers() + r % shape.regs : r);
     Value c = vector::ShuffleOp::create(b, loc, result, result, take);
-    Value d = amdgpu::MFMAOp::create(b, loc, blockType, kMfmaTile, kMfmaTile,
-                                     kMfmaTile, /*blocks=*/1, aFrag, bFrag, c);
+    Value d = amdgpu::MFMAOp::create(b, loc, blockType, shape.mn, shape.mn,
+                                     shape.k, /*blocks=*/1, aFrag, bFrag, c);
     result = vector::ShuffleOp::create(b, loc, result, d, put);
   }
   scf::YieldOp::create(b, loc, result);
@@ -379,27 +413,30 @@ FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
   return loop.getResult(0);
 }
 
-/// Register r of the wave's j-th block holds element (4 (l / 16) + r,
-/// l mod 16) of the block (layout::mfma16x16Element).
+/// Register r of the wave's j-th block holds the block's element
+/// (4 (l / mn), l mod mn) + element(0, r) (layout::mfma16x16Element,
+/// mfma32x32Element).
 void AMDGPUTarget::forEachAccumulatorElement(
     KernelLowering &k, Value acc, RankedTensorType type,
     function_ref<void(Value v, Value row, Value col)> body) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   MfmaTiling t = tiling(k, type);
+  const MfmaShape &shape = *t.shape;
   for (int64_t j = 0; j < t.blocksPerWave(); ++j) {
     WaveBlock wb = waveBlock(k, t, j);
     Value rowBase = arith::AddIOp::create(
         b, loc, wb.row,
         arith::MulIOp::create(
-            b, loc, arith::DivUIOp::create(b, loc, wb.lane, k.idx(16)),
+            b, loc, arith::DivUIOp::create(b, loc, wb.lane, k.idx(shape.mn)),
             k.idx(4)));
     Value colBase = arith::AddIOp::create(
-        b, loc, wb.col, arith::RemUIOp::create(b, loc, wb.lane, k.idx(16)));
-    for (int64_t r = 0; r < kMfmaRegs; ++r) {
-      layout::Coord off = layout::mfma16x16Element(0, r);
-      Value v = vector::ExtractOp::create(b, loc, acc,
-                                          ArrayRef<int64_t>{j * kMfmaRegs + r});
+        b, loc, wb.col,
+        arith::RemUIOp::create(b, loc, wb.lane, k.idx(shape.mn)));
+    for (int64_t r = 0; r < shape.regs; ++r) {
+      layout::Coord off = shape.element(0, r);
+      Value v = vector::ExtractOp::create(
+          b, loc, acc, ArrayRef<int64_t>{j * shape.regs + r});
       body(v, arith::AddIOp::create(b, loc, rowBase, k.idx(off.row)),
            arith::AddIOp::create(b, loc, colBase, k.idx(off.col)));
     }

@@ -16,14 +16,14 @@
 
 // GEMM: .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 // GEMM: buffer_load_ushort
-// GEMM: v_mfma_f32_16x16x16_bf16
+// GEMM: v_mfma_f32_32x32x8_bf16
 // GEMM90A: .amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
-// GEMM90A: v_mfma_f32_16x16x16bf16_1k
+// GEMM90A: v_mfma_f32_32x32x8bf16_1k
 
 // NOSPILL-NOT: .vgpr_spill_count: {{[1-9]}}
 // NOSPILL-NOT: .sgpr_spill_count: {{[1-9]}}
 
 // BIN: gpu.binary @tiletag_kernels [#gpu.object<#rocdl.target<O = 3, chip = "gfx942">, bin =
 // ELF: 177   E   L   F
-// DISASM: v_mfma_f32_16x16x16_bf16
+// DISASM: v_mfma_f32_32x32x8_bf16
 // NOTES: .wavefront_size: 64

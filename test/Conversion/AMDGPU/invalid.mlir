@@ -62,7 +62,7 @@ tile.kernel @odd_blocks(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?
   %b = tile.load %B[%c0, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<16x48xbf16>
   %zero = arith.constant dense<0.0> : tensor<16x48xf32>
   %d = schedule.async mfma {
-    // expected-error @below {{the schedule runs this tile.dot on mfma, which cannot serve it: its 3 16x16 blocks do not divide among the group's 2 waves}}
+    // expected-error @below {{the schedule runs this tile.dot on mfma, which cannot serve it: its 3 16x16x16 blocks do not divide among the group's 2 waves}}
     %r = tile.dot %a, %b, %zero : tensor<16x16xbf16>, tensor<16x48xbf16> -> tensor<16x48xf32>
     schedule.yield %r : tensor<16x48xf32>
   } : tensor<16x48xf32>

@@ -1137,27 +1137,28 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// async_mma unit(mfma): a K step of 8 is not made of 16x16x16 MFMA blocks.
+// async_mma unit(mfma): a 48x48 tile with a K step of 8 is made of neither
+// MFMA shape (16x16x16 needs K 16; 32x32x8 needs 32-multiple rows).
 tile.kernel @thin_step(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"}, %C: memref<?x?xf32> {tile.name = "C"}) grid(1) attributes {
-    tile.launch = #tile.launch<sizes = [N = 64, K = 256], grid = [N ceildiv 64], shapes = [A = [N, K], B = [K, N], C = [N, N]]>} {
+    tile.launch = #tile.launch<sizes = [N = 48, K = 256], grid = [N ceildiv 48], shapes = [A = [N, K], B = [K, N], C = [N, N]]>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %p = tile.program_id 0
-  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
-  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) {
-    %a = tile.load %A[%p, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x8xbf16>
-    %b = tile.load %B[%k, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<8x64xbf16>
-    %d = tile.dot %a, %b, %acc : tensor<64x8xbf16>, tensor<8x64xbf16> -> tensor<64x64xf32>
-    scf.yield %d : tensor<64x64xf32>
+  %zero = arith.constant dense<0.0> : tensor<48x48xf32>
+  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (tensor<48x48xf32>) {
+    %a = tile.load %A[%p, %k] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<48x8xbf16>
+    %b = tile.load %B[%k, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<8x48xbf16>
+    %d = tile.dot %a, %b, %acc : tensor<48x8xbf16>, tensor<8x48xbf16> -> tensor<48x48xf32>
+    scf.yield %d : tensor<48x48xf32>
   }
-  tile.store %r, %C[%p, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.store %r, %C[%p, %c0] : tensor<48x48xf32> -> memref<?x?xf32>
   tile.return
 }
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error-re @below {{mfma cannot serve the tile.dot at line {{[0-9]+}}: its 64x64x8 shape is not made of 16x16x16 MFMA blocks}}
+    // expected-error-re @below {{mfma cannot serve the tile.dot at line {{[0-9]+}}: its 48x48x8 shape is made of neither 16x16x16 nor 32x32x8 MFMA blocks}}
     %w = transform.tiletag.async_mma %l wait_depth(0) unit(mfma) : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
