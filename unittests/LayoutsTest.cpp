@@ -97,114 +97,91 @@ TEST(LayoutsTest, Swizzle128BSpreadsColumnsOverBanks) {
   }
 }
 
-TEST(LayoutsTest, Mfma16x16Table) {
+/// An MFMA shape's layouts: its result blocks are mn x mn, each lane holds
+/// `regs` of them; A is mn x k, B k x mn, 4 elements a lane.
+struct MfmaLayout {
+  int64_t mn, k, regs;
+  Coord (*element)(int64_t, int64_t);
+  Slot (*slot)(Coord);
+  Coord (*operandA)(int64_t, int64_t);
+  Coord (*operandB)(int64_t, int64_t);
+};
+
+/// Every result element is held once, by the (lane, register) its slot
+/// function names; every operand element is supplied once; a lane's B
+/// column is the column of the results it holds (D[m][n] sums over the
+/// lanes of its column); and each coordinate is a lane part plus an
+/// element part, as the lowering computes it.
+void checkMfmaLayout(const MfmaLayout &l) {
+  std::set<std::pair<int64_t, int64_t>> seen, a, b;
+  for (int64_t lane = 0; lane < 64; ++lane)
+    for (int64_t reg = 0; reg < l.regs; ++reg) {
+      Coord c = l.element(lane, reg), c0 = l.element(lane, 0),
+            cr = l.element(0, reg);
+      EXPECT_TRUE(seen.insert({c.row, c.col}).second);
+      EXPECT_EQ(l.slot(c), (Slot{lane, reg}));
+      EXPECT_EQ(c, (Coord{c0.row + cr.row, c0.col + cr.col}));
+    }
+  EXPECT_EQ(static_cast<int64_t>(seen.size()), l.mn * l.mn);
+  for (int64_t lane = 0; lane < 64; ++lane)
+    for (int64_t i = 0; i < 4; ++i) {
+      Coord ca = l.operandA(lane, i), cb = l.operandB(lane, i);
+      EXPECT_TRUE(a.insert({ca.row, ca.col}).second);
+      EXPECT_TRUE(b.insert({cb.row, cb.col}).second);
+      EXPECT_EQ(cb.col, l.element(lane, 0).col);
+      Coord a0 = l.operandA(lane, 0), ai = l.operandA(0, i);
+      Coord b0 = l.operandB(lane, 0), bi = l.operandB(0, i);
+      EXPECT_EQ(ca, (Coord{a0.row + ai.row, a0.col + ai.col}));
+      EXPECT_EQ(cb, (Coord{b0.row + bi.row, b0.col + bi.col}));
+    }
+  EXPECT_EQ(static_cast<int64_t>(a.size()), l.mn * l.k);
+  EXPECT_EQ(static_cast<int64_t>(b.size()), l.mn * l.k);
+}
+
+// v_mfma_f32_16x16x16_{f16,bf16} (CDNA3 ISA, "Matrix Arithmetic
+// Instructions", the dependent-operand layouts of the 16x16x16 shapes):
+// lane l's register r holds D[4 (l / 16) + r][l mod 16]; lane l supplies
+// A[l mod 16][4 (l / 16) + i] and B[4 (l / 16) + i][l mod 16].
+TEST(LayoutsTest, Mfma16x16) {
   EXPECT_EQ(mfma16x16Element(0, 0), (Coord{0, 0}));
   EXPECT_EQ(mfma16x16Element(0, 3), (Coord{3, 0}));
   EXPECT_EQ(mfma16x16Element(15, 3), (Coord{3, 15}));
   EXPECT_EQ(mfma16x16Element(16, 0), (Coord{4, 0}));
   EXPECT_EQ(mfma16x16Element(63, 3), (Coord{15, 15}));
-  std::set<std::pair<int64_t, int64_t>> seen;
-  for (int64_t lane = 0; lane < 64; ++lane)
-    for (int64_t reg = 0; reg < 4; ++reg) {
-      Coord c = mfma16x16Element(lane, reg);
-      EXPECT_TRUE(seen.insert({c.row, c.col}).second);
-      EXPECT_EQ(mfma16x16Slot(c), (Slot{lane, reg}));
-    }
-  EXPECT_EQ(seen.size(), 256u);
-}
-
-// The source operands of v_mfma_f32_16x16x16_{f16,bf16} (CDNA3 ISA, "Matrix
-// Arithmetic Instructions", the dependent-operand layout of the 16x16x16
-// shapes): lane l supplies A[l mod 16][4 (l / 16) .. 4 (l / 16) + 3] and
-// B[4 (l / 16) .. 4 (l / 16) + 3][l mod 16]; every element of each 16x16
-// operand comes from exactly one (lane, element) pair.
-TEST(LayoutsTest, Mfma16x16Operands) {
-  EXPECT_EQ(mfma16x16OperandA(0, 0), (Coord{0, 0}));
   EXPECT_EQ(mfma16x16OperandA(0, 3), (Coord{0, 3}));
   EXPECT_EQ(mfma16x16OperandA(17, 1), (Coord{1, 5}));
   EXPECT_EQ(mfma16x16OperandA(63, 3), (Coord{15, 15}));
-  EXPECT_EQ(mfma16x16OperandB(0, 0), (Coord{0, 0}));
   EXPECT_EQ(mfma16x16OperandB(17, 1), (Coord{5, 1}));
   EXPECT_EQ(mfma16x16OperandB(63, 3), (Coord{15, 15}));
-  std::set<std::pair<int64_t, int64_t>> a, b;
-  for (int64_t lane = 0; lane < 64; ++lane)
-    for (int64_t i = 0; i < 4; ++i) {
-      Coord ca = mfma16x16OperandA(lane, i), cb = mfma16x16OperandB(lane, i);
-      EXPECT_TRUE(a.insert({ca.row, ca.col}).second);
-      EXPECT_TRUE(b.insert({cb.row, cb.col}).second);
-      // A lane's A row and B column are the row and column of the result
-      // elements it holds: D[m][n] = sum_k A[m][k] B[k][n] sums over the
-      // four lanes l, l + 16, l + 32, l + 48 for each (m, n).
-      EXPECT_EQ(cb.col, mfma16x16Element(lane, 0).col);
-      // The lowering computes the lane's part at run time and adds the
-      // element's part as a constant.
-      Coord a0 = mfma16x16OperandA(lane, 0), ai = mfma16x16OperandA(0, i);
-      Coord b0 = mfma16x16OperandB(lane, 0), bi = mfma16x16OperandB(0, i);
-      EXPECT_EQ(ca, (Coord{a0.row + ai.row, a0.col + ai.col}));
-      EXPECT_EQ(cb, (Coord{b0.row + bi.row, b0.col + bi.col}));
-      Coord d = mfma16x16Element(lane, i), d0 = mfma16x16Element(lane, 0),
-            di = mfma16x16Element(0, i);
-      EXPECT_EQ(d, (Coord{d0.row + di.row, d0.col + di.col}));
-    }
-  EXPECT_EQ(a.size(), 256u);
-  EXPECT_EQ(b.size(), 256u);
+  checkMfmaLayout({16, 16, 4, mfma16x16Element, mfma16x16Slot,
+                   mfma16x16OperandA, mfma16x16OperandB});
 }
 
-// The result layout of v_mfma_f32_32x32x8_{f16,bf16} (CDNA3 ISA, "Matrix
-// Arithmetic Instructions", the dependent-operand layout of the 32x32x8
-// shapes; CDNA2's _bf16_1k is the same): lane l's register r holds
-// D[8 (r / 4) + 4 (l / 32) + r mod 4][l mod 32]; each of the 1024 elements
-// is held once.
-TEST(LayoutsTest, Mfma32x32Table) {
+// v_mfma_f32_32x32x8_{f16,bf16} (the same section, 32x32x8 shapes; CDNA2's
+// _bf16_1k is the same): lane l's register r holds
+// D[8 (r / 4) + 4 (l / 32) + r mod 4][l mod 32]; lane l supplies
+// A[l mod 32][4 (l / 32) + i] and B[4 (l / 32) + i][l mod 32].
+TEST(LayoutsTest, Mfma32x32) {
   EXPECT_EQ(mfma32x32Element(0, 0), (Coord{0, 0}));
   EXPECT_EQ(mfma32x32Element(0, 3), (Coord{3, 0}));
   EXPECT_EQ(mfma32x32Element(0, 4), (Coord{8, 0}));
   EXPECT_EQ(mfma32x32Element(31, 15), (Coord{27, 31}));
   EXPECT_EQ(mfma32x32Element(32, 0), (Coord{4, 0}));
   EXPECT_EQ(mfma32x32Element(63, 15), (Coord{31, 31}));
-  std::set<std::pair<int64_t, int64_t>> seen;
-  for (int64_t lane = 0; lane < 64; ++lane)
-    for (int64_t reg = 0; reg < 16; ++reg) {
-      Coord c = mfma32x32Element(lane, reg);
-      EXPECT_TRUE(seen.insert({c.row, c.col}).second);
-      EXPECT_EQ(mfma32x32Slot(c), (Slot{lane, reg}));
-    }
-  EXPECT_EQ(seen.size(), 1024u);
-}
-
-// The source operands of the 32x32x8 shapes: lane l supplies
-// A[l mod 32][4 (l / 32) .. 4 (l / 32) + 3] and B[4 (l / 32) + i][l mod 32];
-// D[m][n] sums over the two lanes l and l + 32 of its column.
-TEST(LayoutsTest, Mfma32x32Operands) {
-  EXPECT_EQ(mfma32x32OperandA(0, 0), (Coord{0, 0}));
   EXPECT_EQ(mfma32x32OperandA(33, 1), (Coord{1, 5}));
   EXPECT_EQ(mfma32x32OperandA(63, 3), (Coord{31, 7}));
   EXPECT_EQ(mfma32x32OperandB(33, 1), (Coord{5, 1}));
   EXPECT_EQ(mfma32x32OperandB(63, 3), (Coord{7, 31}));
-  std::set<std::pair<int64_t, int64_t>> a, b;
-  for (int64_t lane = 0; lane < 64; ++lane)
-    for (int64_t i = 0; i < 4; ++i) {
-      Coord ca = mfma32x32OperandA(lane, i), cb = mfma32x32OperandB(lane, i);
-      EXPECT_TRUE(a.insert({ca.row, ca.col}).second);
-      EXPECT_TRUE(b.insert({cb.row, cb.col}).second);
-      EXPECT_EQ(cb.col, mfma32x32Element(lane, 0).col);
-      // Lane part plus element part, as the lowering computes them.
-      Coord a0 = mfma32x32OperandA(lane, 0), ai = mfma32x32OperandA(0, i);
-      Coord b0 = mfma32x32OperandB(lane, 0), bi = mfma32x32OperandB(0, i);
-      EXPECT_EQ(ca, (Coord{a0.row + ai.row, a0.col + ai.col}));
-      EXPECT_EQ(cb, (Coord{b0.row + bi.row, b0.col + bi.col}));
-    }
-  for (int64_t lane = 0; lane < 64; ++lane)
-    for (int64_t reg = 0; reg < 16; ++reg) {
-      Coord d = mfma32x32Element(lane, reg), d0 = mfma32x32Element(lane, 0),
-            dr = mfma32x32Element(0, reg);
-      EXPECT_EQ(d, (Coord{d0.row + dr.row, d0.col + dr.col}));
-    }
-  EXPECT_EQ(a.size(), 256u);
-  EXPECT_EQ(b.size(), 256u);
+  checkMfmaLayout({32, 8, 16, mfma32x32Element, mfma32x32Slot,
+                   mfma32x32OperandA, mfma32x32OperandB});
+}
+
+// Which shapes a product is made of.
+TEST(LayoutsTest, MfmaShapes) {
   EXPECT_EQ(mfmaShapeProblem(64, 8, 64, 2), "");
   EXPECT_EQ(mfmaShapeProblem(16, 16, 16, 2), "");
   EXPECT_NE(mfmaShapeProblem(16, 8, 16, 2), "");
+  EXPECT_NE(mfmaShapeProblem(48, 8, 48, 2), "");
   EXPECT_NE(mfmaShapeProblem(64, 16, 64, 4), "");
 }
 

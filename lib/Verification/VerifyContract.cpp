@@ -1038,6 +1038,38 @@ private:
     return std::nullopt;
   }
 
+  /// The steps of two loops whose dots contract extents f times apart: the
+  /// coarser loop's step `coarse` holds windows j < f, each one step of the
+  /// finer loop, `fine = f * coarse + j`. `kernelCoarse`: the kernel's loop
+  /// is the coarser. Matches the dots' attributes and initial values first.
+  struct Regrouped {
+    unsigned id;
+    z3::expr coarse, j, fine, tk, tr, step;
+  };
+  std::optional<Regrouped> regroup(scf::ForOp kLoop, unsigned p,
+                                   scf::ForOp rLoop, unsigned q, int64_t f,
+                                   bool kernelCoarse, Scope &s) {
+    tile::DotOp kd = dotStep(kLoop, p), rd = dotStep(rLoop, q);
+    if (!sameAttributes(kd, rd)) {
+      mismatch(kLoop->getResult(p), rLoop->getResult(q),
+               "the kernel's tile.dot has other attributes than the "
+               "reference's");
+      return std::nullopt;
+    }
+    if (!match(kLoop.getInitArgs()[p], rLoop.getInitArgs()[q], s))
+      return std::nullopt;
+    unsigned id = nextScope++;
+    z3::expr coarse = ctx.int_const(("c#" + std::to_string(id)).c_str());
+    z3::expr j = ctx.int_const(("j#" + std::to_string(id)).c_str());
+    z3::expr fine = ctx.int_val(f) * coarse + j;
+    Side ks = kernelSide(kLoop), rs{rm, ri};
+    z3::expr tk = tripCount(ks, kLoop), tr = tripCount(rs, rLoop);
+    z3::expr step = s.hyp && coarse >= 0 && j >= 0 && j < ctx.int_val(f) &&
+                    atIteration(ks, kLoop, kernelCoarse ? coarse : fine) &&
+                    atIteration(rs, rLoop, kernelCoarse ? fine : coarse);
+    return Regrouped{id, coarse, j, fine, tk, tr, step};
+  }
+
   /// A kernel loop whose dot contracts f times the reference's extent per
   /// step: its step n adds the products of the reference's steps
   /// m = f n + j, j < f (window j of its contracted extent), grouped
@@ -1056,26 +1088,18 @@ private:
                       "a loop whose tile.dot contracts " + Twine(f).str() +
                           " times the reference's extent per step may carry "
                           "its accumulator only");
-    if (!sameAttributes(kd, rd))
-      return mismatch(kr, rr,
-                      "the kernel's tile.dot has other attributes than the "
-                      "reference's");
-    if (!match(kLoop.getInitArgs()[p], rLoop.getInitArgs()[q], s))
+    std::optional<Regrouped> g =
+        regroup(kLoop, p, rLoop, q, f, /*kernelCoarse=*/true, s);
+    if (!g)
       return false;
-    unsigned id = nextScope++;
-    z3::expr n = ctx.int_const(("n#" + std::to_string(id)).c_str());
-    z3::expr j = ctx.int_const(("j#" + std::to_string(id)).c_str());
-    z3::expr m = ctx.int_val(f) * n + j;
-    Side ks = kernelSide(kLoop), rs{rm, ri};
-    z3::expr tk = tripCount(ks, kLoop), tr = tripCount(rs, rLoop);
+    z3::expr n = g->coarse, j = g->j, m = g->fine, tk = g->tk, tr = g->tr;
+    Side ks = kernelSide(kLoop);
     claims.push_back({s.hyp, tr <= ctx.int_val(f) * tk,
                       "the kernel's loop steps cover fewer steps than the "
                       "reference's loop (" +
                           lineOf(rLoop) + ") runs",
                       kLoop, rLoop});
-    z3::expr step = s.hyp && n >= 0 && n < tk && j >= 0 &&
-                    j < ctx.int_val(f) && atIteration(ks, kLoop, n) &&
-                    atIteration(rs, rLoop, m);
+    z3::expr step = g->step && n < tk;
     // The windows of the operands: the rows and columns the result's
     // window reads, contracted elements [j bk, (j + 1) bk).
     auto shapeOf = [](Value v) {
@@ -1088,7 +1112,7 @@ private:
     z3::expr along = j * ctx.int_val(bk);
     Window lhs{{rows, along}, {shapeOf(rd.getLhs())[0], bk}};
     Window rhs{{along, cols}, {bk, shapeOf(rd.getRhs())[1]}};
-    Scope term{step && m < tr, s.folds, id, s.copies};
+    Scope term{step && m < tr, s.folds, g->id, s.copies};
     Scope lhsScope = operandScope(term, lhs, kd.getLhs().getType(),
                                   rd.getLhs().getType());
     Scope rhsScope = operandScope(term, rhs, kd.getRhs().getType(),
@@ -1161,20 +1185,13 @@ private:
                       shorter + " computes a tile of the reference's shape "
                                 "(the checker does not follow it in a larger "
                                 "tile)");
-    if (!sameAttributes(kd, rd))
-      return mismatch(kr, rr,
-                      "the kernel's tile.dot has other attributes than the "
-                      "reference's");
-    if (!match(kLoop.getInitArgs()[p], rLoop.getInitArgs()[q], s))
+    std::optional<Regrouped> g =
+        regroup(kLoop, p, rLoop, q, f, /*kernelCoarse=*/false, s);
+    if (!g)
       return false;
-    unsigned id = nextScope++;
-    z3::expr m = ctx.int_const(("m#" + std::to_string(id)).c_str());
-    z3::expr j = ctx.int_const(("j#" + std::to_string(id)).c_str());
-    z3::expr n = ctx.int_val(f) * m + j;
+    z3::expr m = g->coarse, j = g->j, n = g->fine, tk = g->tk, tr = g->tr;
+    z3::expr step = g->step;
     Side ks = kernelSide(kLoop), rs{rm, ri};
-    z3::expr tk = tripCount(ks, kLoop), tr = tripCount(rs, rLoop);
-    z3::expr step = s.hyp && m >= 0 && j >= 0 && j < ctx.int_val(f) &&
-                    atIteration(ks, kLoop, n) && atIteration(rs, rLoop, m);
     auto shapeOf = [](Value v) {
       return llvm::cast<RankedTensorType>(v.getType()).getShape();
     };
