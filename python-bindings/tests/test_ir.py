@@ -100,7 +100,7 @@ def test_compile_ptx_and_cubin():
 def test_compile_for_amd():
     m = tt.parse_file(os.path.join(EXAMPLES, "naive", "gemm.mlir"))
     asm = m.compile(chip="gfx942")
-    assert 'amdgcn-amd-amdhsa--gfx942' in asm and "v_mfma_f32_16x16x16_bf16" in asm
+    assert 'amdgcn-amd-amdhsa--gfx942' in asm and "v_mfma_f32_32x32x8_bf16" in asm
     hsaco = m.compile(chip="gfx90a", format="hsaco")
     assert isinstance(hsaco, bytes) and hsaco[:4] == b"\x7fELF"
     with pytest.raises(ValueError, match="'asm' or 'hsaco'"):
