@@ -54,6 +54,11 @@ struct TargetModel {
   double tensorEfficiencySync = 0;
   double tensorEfficiencyAsync = 0;
   double tensorEfficiencyCooperative = 0;
+  /// Thread instructions (per lane, counted as CUDA-core operations) the
+  /// chip's lowering issues per FLOP of a dot to feed the matrix unit from
+  /// where its operands are held: 0 where the unit reads shared memory by
+  /// descriptor (wgmma); CDNA's lowering reads MFMA operands per lane.
+  double mmaOperandOpsPerFlop = 0;
   /// Whether the chip's lowering stages a dot's operands that are not ring
   /// slots in shared memory (Hopper's wgmma reads shared memory; CDNA's
   /// MFMA reads registers).
