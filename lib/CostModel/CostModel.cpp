@@ -466,17 +466,16 @@ private:
     } else if (auto copy = dyn_cast<tile::CopyOp>(op)) {
       step.kind = Kind::Copy;
       step.toShared = copy.isGlobalToShared();
-      Value shared = step.toShared ? copy.getDest() : copy.getSource();
+      Value shared = copy.getShared();
       auto sharedType = cast<MemRefType>(shared.getType());
-      ValueRange slot =
-          step.toShared ? copy.getDestIndices() : copy.getSourceIndices();
-      ArrayRef<int64_t> shape = tile::slotTileShape(sharedType, slot.size());
+      ValueRange slot = copy.getSlotIndices();
+      ArrayRef<int64_t> shape = copy.getTileShape();
       step.bytes =
           static_cast<double>(
               std::max<unsigned>(1, sharedType.getElementTypeBitWidth() / 8)) *
           static_cast<double>(ShapedType::getNumElements(shape));
       if (step.toShared) {
-        setTile(step, copy.getSource(), copy.getSourceIndices(),
+        setTile(step, copy.getGlobal(), copy.getBlockIndices(),
                 copy.getOffsets(), shape);
         step.ring = shared.getAsOpaquePointer();
         step.ringIndices = slotsOf(slot);

@@ -690,18 +690,11 @@ LogicalResult Interpreter::run(Operation &op) {
       })
       .Case<tile::CopyOp>([&](tile::CopyOp copy) {
         bool toShared = copy.isGlobalToShared();
-        Buffer shared = buffer(toShared ? copy.getDest() : copy.getSource());
-        Buffer global = buffer(toShared ? copy.getSource() : copy.getDest());
-        ValueRange slotIdx =
-            toShared ? copy.getDestIndices() : copy.getSourceIndices();
-        ValueRange blockIdx =
-            toShared ? copy.getSourceIndices() : copy.getDestIndices();
-        Array tile(
-            shared->elementType,
-            tile::slotTileShape(
-                llvm::cast<MemRefType>(
-                    (toShared ? copy.getDest() : copy.getSource()).getType()),
-                slotIdx.size()));
+        Buffer shared = buffer(copy.getShared());
+        Buffer global = buffer(copy.getGlobal());
+        ValueRange slotIdx = copy.getSlotIndices();
+        ValueRange blockIdx = copy.getBlockIndices();
+        Array tile(shared->elementType, copy.getTileShape());
         if (toShared) {
           if (failed(blockAccess(copy, tile, global, indices(blockIdx),
                                  copy.getOffsets(), copy.getBounds(), true,

@@ -1282,8 +1282,8 @@ private:
           s.inst.program});
       z3::expr last = s.model.lastWrite(w, *iw, writers, read,
                                         read.getIndices(), s.inst);
-      Block b = blockOf({s.model, *iw}, copy.getSource(),
-                        read.getType().getShape(), copy.getSourceIndices(),
+      Block b = blockOf({s.model, *iw}, copy.getGlobal(),
+                        read.getType().getShape(), copy.getBlockIndices(),
                         copy.getOffsets(), copy.getBounds(), window);
       out.push_back({copy, b, read.getType(), copy.getPaddingAttr(), last});
       ownedInstances.push_back(std::move(iw));

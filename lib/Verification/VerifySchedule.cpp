@@ -86,20 +86,15 @@ private:
           })
           .Case<tile::CopyOp>([&](tile::CopyOp c) {
             bool toShared = c.isGlobalToShared();
-            Value shared = toShared ? c.getDest() : c.getSource();
-            Value global = toShared ? c.getSource() : c.getDest();
-            ValueRange slots =
-                toShared ? c.getDestIndices() : c.getSourceIndices();
-            auto type = llvm::cast<MemRefType>(shared.getType());
+            accesses.push_back({c, c.getShared(), toShared, false,
+                                Access::Slot, c.getSlotIndices(), {}, {}, {}});
             accesses.push_back(
-                {c, shared, toShared, false, Access::Slot, slots, {}, {}, {}});
-            accesses.push_back(
-                {c, global, !toShared, false, Access::Block,
-                 toShared ? c.getSourceIndices() : c.getDestIndices(),
-                 c.getOffsets(), c.getBounds(),
+                {c, c.getGlobal(), !toShared, false, Access::Block,
+                 c.getBlockIndices(), c.getOffsets(), c.getBounds(),
                  tile::blockShape(
-                     tile::slotTileShape(type, slots.size()),
-                     llvm::cast<MemRefType>(global.getType()).getRank())});
+                     c.getTileShape(),
+                     llvm::cast<MemRefType>(c.getGlobal().getType())
+                         .getRank())});
           })
           .Case<tile::ReadOp>([&](tile::ReadOp r) {
             accesses.push_back({r,
@@ -556,10 +551,9 @@ private:
   //===--------------------------------------------------------------------===//
 
   static int64_t bytesOf(tile::CopyOp copy) {
-    Value shared = copy.getDest();
-    auto type = llvm::cast<MemRefType>(shared.getType());
+    auto type = llvm::cast<MemRefType>(copy.getShared().getType());
     int64_t n = (type.getElementTypeBitWidth() + 7) / 8;
-    for (int64_t d : tile::slotTileShape(type, copy.getDestIndices().size()))
+    for (int64_t d : copy.getTileShape())
       n *= d;
     return n;
   }

@@ -512,21 +512,15 @@ private:
                            /*unchecked=*/false);
         })
         .Case<tile::CopyOp>([&](tile::CopyOp copy) {
-          bool toShared = copy.isGlobalToShared();
-          Value shared = toShared ? copy.getDest() : copy.getSource();
-          Value global = toShared ? copy.getSource() : copy.getDest();
-          ValueRange slots =
-              toShared ? copy.getDestIndices() : copy.getSourceIndices();
           auto tile = RankedTensorType::get(
-              tile::slotTileShape(llvm::cast<MemRefType>(shared.getType()),
-                                  slots.size()),
-              llvm::cast<MemRefType>(shared.getType()).getElementType());
-          checkBlockAccess(copy, global, tile,
-                           toShared ? copy.getSourceIndices()
-                                    : copy.getDestIndices(),
-                           copy.getOffsets(), copy.getBounds(),
-                           toShared && !copy.getPaddingAttr());
-          checkSlots(copy, shared, slots);
+              copy.getTileShape(),
+              llvm::cast<MemRefType>(copy.getShared().getType())
+                  .getElementType());
+          checkBlockAccess(copy, copy.getGlobal(), tile,
+                           copy.getBlockIndices(), copy.getOffsets(),
+                           copy.getBounds(),
+                           copy.isGlobalToShared() && !copy.getPaddingAttr());
+          checkSlots(copy, copy.getShared(), copy.getSlotIndices());
         })
         .Case<tile::ReadOp>([&](tile::ReadOp read) {
           checkSlots(read, read.getBuffer(), read.getIndices());

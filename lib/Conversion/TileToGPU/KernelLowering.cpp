@@ -116,9 +116,7 @@ LogicalResult KernelLowering::planShared() {
     else if (auto write = dyn_cast<tile::WriteOp>(op))
       noteSlots(write.getBuffer(), write.getIndices().size());
     else if (auto copy = dyn_cast<tile::CopyOp>(op))
-      noteSlots(copy.isGlobalToShared() ? copy.getDest() : copy.getSource(),
-                copy.isGlobalToShared() ? copy.getDestIndices().size()
-                                        : copy.getSourceIndices().size());
+      noteSlots(copy.getShared(), copy.getSlotIndices().size());
   });
   for (auto &[value, ring] : rings) {
     if (ring.tile.empty()) // never sliced: one slot holding the whole buffer
@@ -614,14 +612,12 @@ LogicalResult KernelLowering::emitStore(tile::StoreOp op) {
 /// A synchronous copy between global memory and a shared slot.
 LogicalResult KernelLowering::emitCopy(tile::CopyOp op) {
   bool toShared = op.isGlobalToShared();
-  Ring *ring = ringOf(toShared ? op.getDest() : op.getSource());
+  Ring *ring = ringOf(op.getShared());
   if (!ring)
     return fail(op, "the shared side must be a tile.alloc_shared buffer");
-  Value global = scalar(toShared ? op.getSource() : op.getDest());
-  SmallVector<Value> blockIdx =
-      lowered(toShared ? op.getSourceIndices() : op.getDestIndices());
-  SmallVector<Value> slotIdx =
-      lowered(toShared ? op.getDestIndices() : op.getSourceIndices());
+  Value global = scalar(op.getGlobal());
+  SmallVector<Value> blockIdx = lowered(op.getBlockIndices());
+  SmallVector<Value> slotIdx = lowered(op.getSlotIndices());
   SmallVector<Value> offsets = lowered(op.getOffsets());
   SmallVector<Value> bounds = lowered(op.getBounds());
   Type et = ring->type.getElementType();

@@ -393,10 +393,10 @@ LogicalResult NVGPUTarget::emitAsyncCopy(KernelLowering &k, tile::CopyOp copy,
   OpBuilder &b = k.b;
   Location loc = k.loc;
   TensorMap &map = tensorMaps[copyMaps.lookup(copy)];
-  Ring *ring = k.ringOf(copy.getDest());
-  auto global = cast<MemRefType>(copy.getSource().getType());
-  SmallVector<Value> blockIdx = k.lowered(copy.getSourceIndices());
-  SmallVector<Value> slotIdx = k.lowered(copy.getDestIndices());
+  Ring *ring = k.ringOf(copy.getShared());
+  auto global = cast<MemRefType>(copy.getGlobal().getType());
+  SmallVector<Value> blockIdx = k.lowered(copy.getBlockIndices());
+  SmallVector<Value> slotIdx = k.lowered(copy.getSlotIndices());
   SmallVector<Value> offsets = k.lowered(copy.getOffsets());
   SmallVector<Value> zeros(ring->tile.size(), k.idx(0));
   SmallVector<Value> origin = globalPosition(

@@ -376,6 +376,27 @@ LogicalResult AllocSharedOp::verify() {
 
 bool CopyOp::isGlobalToShared() { return isSharedMemory(getDest().getType()); }
 
+Value CopyOp::getShared() {
+  return isGlobalToShared() ? getDest() : getSource();
+}
+
+OperandRange CopyOp::getSlotIndices() {
+  return isGlobalToShared() ? getDestIndices() : getSourceIndices();
+}
+
+Value CopyOp::getGlobal() {
+  return isGlobalToShared() ? getSource() : getDest();
+}
+
+OperandRange CopyOp::getBlockIndices() {
+  return isGlobalToShared() ? getSourceIndices() : getDestIndices();
+}
+
+ArrayRef<int64_t> CopyOp::getTileShape() {
+  return slotTileShape(llvm::cast<MemRefType>(getShared().getType()),
+                       getSlotIndices().size());
+}
+
 LogicalResult CopyOp::verify() {
   MemRefType src = getSource().getType(), dst = getDest().getType();
   bool toShared = isSharedMemory(dst) && !isSharedMemory(src);

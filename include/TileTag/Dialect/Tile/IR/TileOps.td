@@ -249,6 +249,16 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   let extraClassDeclaration = [{
     /// True when the copy reads global memory and writes shared memory.
     bool isGlobalToShared();
+    // The copy decoded by side, whichever its direction: every pass asks
+    // these instead of choosing between source and dest itself.
+    /// The shared buffer and the indices of its slot.
+    ::mlir::Value getShared();
+    ::mlir::OperandRange getSlotIndices();
+    /// The global memref and the block indices into it.
+    ::mlir::Value getGlobal();
+    ::mlir::OperandRange getBlockIndices();
+    /// The shape of the tile moved: the shared buffer's slot.
+    ::llvm::ArrayRef<int64_t> getTileShape();
   }];
   let hasVerifier = 1;
 }
