@@ -82,6 +82,15 @@ TEST(LayoutsTest, Swizzle128BTable) {
   EXPECT_EQ(swizzle128B(1024 + 3 * 128), 1024 + 3 * 128 + 3 * 16);
 }
 
+// The AMD lowering reads an MFMA A fragment (4 16-bit elements of a row,
+// 8-byte aligned) from a swizzled slot with one 8-byte load: the swizzle
+// moves whole 16-byte chunks, so an aligned 8-byte group stays contiguous.
+TEST(LayoutsTest, Swizzle128BKeepsAlignedGroups) {
+  for (int64_t offset = 0; offset < 4096; offset += 8)
+    for (int64_t d = 0; d < 8; ++d)
+      EXPECT_EQ(swizzle128B(offset + d), swizzle128B(offset) + d);
+}
+
 TEST(LayoutsTest, Swizzle128BSpreadsColumnsOverBanks) {
   for (int64_t offset = 0; offset < 4096; ++offset) {
     int64_t s = swizzle128B(offset);

@@ -97,7 +97,10 @@ static const TargetModel kMI300X = [] {
   m.sms = 304;
   m.clockGHz = 2.1;
   m.tensorFlopsPerCycle = 2048;
-  m.cudaOpsPerCycle = 128;
+  // 4 SIMDs of 16 lanes: a wave64 instruction takes 4 cycles. (The 128
+  // FP32 lanes a cycle of the datasheet's vector peak need packed FP32,
+  // which the lowering's address and element work does not use.)
+  m.cudaOpsPerCycle = 64;
   m.sfuOpsPerCycle = 16;
   m.l2BytesPerCycle = 64 * 0.85;
   m.dramBytesPerSecond = 5.3e12 * 0.85;
@@ -114,9 +117,10 @@ static const TargetModel kMI300X = [] {
   m.tensorEfficiencyCooperative = 0.52;
   m.stagesDotOperands = false;
   // The lowering's MFMA loop (test/Conversion/AMDGPU/convert-mfma.test's
-  // kernel, 32x32x8): 242 VALU and 52 LDS-read instructions of 64 lanes per
-  // 8 MFMAs of 16384 FLOP, for addresses, swizzle and per-element reads.
-  m.mmaOperandOpsPerFlop = (242.0 + 52.0) * 64 / (8 * 16384);
+  // kernel, 32x32x8): 111 VALU and 28 LDS-read instructions of 64 lanes per
+  // 8 MFMAs of 16384 FLOP, for addresses, swizzle and the reads (A 8 bytes
+  // a lane, B element by element).
+  m.mmaOperandOpsPerFlop = (111.0 + 28.0) * 64 / (8 * 16384);
   m.defaultRegistersPerThread = 128;
   m.source = "datasheet";
   return m;

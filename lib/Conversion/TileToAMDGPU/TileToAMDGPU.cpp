@@ -220,6 +220,8 @@ private:
                       k.group.size / kWaveSize);
   }
   WaveBlock waveBlock(KernelLowering &k, const MfmaTiling &t, int64_t j);
+  std::optional<Value> rowFragment(KernelLowering &k, Value tile, Value row,
+                                   Value col, VectorType type);
 
   std::string chip;
   bool usesMfma = false;
@@ -368,24 +370,34 @@ FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
     Value aCol = arith::AddIOp::create(b, loc, kBase, quad4);
     Value bRow = aCol;
     Value bCol = arith::AddIOp::create(b, loc, wb.col, laneMn);
+    // A lane's A elements lie along a row (operandA(0, i) = (0, i)): one
+    // 8-byte read where the slot's layout keeps them together.
+    std::optional<Value> aFrag = rowFragment(k, dot.getLhs(), aRow, aCol,
+                                             fragType);
     SmallVector<Value> aElems, bElems;
     for (int64_t i = 0; i < 4; ++i) {
       layout::Coord offA = shape.operandA(0, i);
       layout::Coord offB = shape.operandB(0, i);
-      FailureOr<Value> a = k.element(
-          dot.getLhs(),
-          {arith::AddIOp::create(b, loc, aRow, k.idx(offA.row)).getResult(),
-           arith::AddIOp::create(b, loc, aCol, k.idx(offA.col)).getResult()});
+      if (!aFrag) {
+        FailureOr<Value> a = k.element(
+            dot.getLhs(),
+            {arith::AddIOp::create(b, loc, aRow, k.idx(offA.row)).getResult(),
+             arith::AddIOp::create(b, loc, aCol, k.idx(offA.col))
+                 .getResult()});
+        if (failed(a))
+          return failure();
+        aElems.push_back(*a);
+      }
       FailureOr<Value> bv = k.element(
           dot.getRhs(),
           {arith::AddIOp::create(b, loc, bRow, k.idx(offB.row)).getResult(),
            arith::AddIOp::create(b, loc, bCol, k.idx(offB.col)).getResult()});
-      if (failed(a) || failed(bv))
+      if (failed(bv))
         return failure();
-      aElems.push_back(*a);
       bElems.push_back(*bv);
     }
-    Value aFrag = vector::FromElementsOp::create(b, loc, fragType, aElems);
+    if (!aFrag)
+      aFrag = vector::FromElementsOp::create(b, loc, fragType, aElems);
     Value bFrag = vector::FromElementsOp::create(b, loc, fragType, bElems);
     // The block's registers in and out of the accumulator vector (shuffles
     // lower straight to LLVM).
@@ -396,7 +408,7 @@ FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
       put.push_back(r / shape.regs == j ? t.registers() + r % shape.regs : r);
     Value c = vector::ShuffleOp::create(b, loc, result, result, take);
     Value d = amdgpu::MFMAOp::create(b, loc, blockType, shape.mn, shape.mn,
-                                     shape.k, /*blocks=*/1, aFrag, bFrag, c);
+                                     shape.k, /*blocks=*/1, *aFrag, bFrag, c);
     result = vector::ShuffleOp::create(b, loc, result, d, put);
   }
   scf::YieldOp::create(b, loc, result);
@@ -411,6 +423,29 @@ FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
   else
     k.simtSinceBarrier = true;
   return loop.getResult(0);
+}
+
+/// The 4 elements (row, col .. col + 3) of `tile`, col a multiple of 4, as
+/// one 8-byte LDS read where the tile is a ring slot of 16-bit elements
+/// whose rows hold a multiple of 4: row-major, or under the 128-byte XOR
+/// swizzle, which moves whole 16-byte chunks, the 4 stay together and
+/// 8-byte aligned. Nothing otherwise (read them one by one).
+std::optional<Value> AMDGPUTarget::rowFragment(KernelLowering &k, Value tile,
+                                               Value row, Value col,
+                                               VectorType type) {
+  auto it = k.tiles.find(tile);
+  if (it == k.tiles.end() || it->second.kind != TileRep::Shared)
+    return std::nullopt;
+  Ring &ring = *it->second.ring;
+  if (ring.tile.size() != 2 || byteWidth(ring.type.getElementType()) != 2 ||
+      ring.type.getElementType() != type.getElementType() ||
+      ring.tile[1] % 4 != 0)
+    return std::nullopt;
+  Value view = k.sharedView(ring, type.getElementType());
+  Value at = k.sharedElementIndex(ring, it->second.value, {row, col});
+  return vector::LoadOp::create(k.b, k.loc, type, view, ValueRange{at},
+                                /*nontemporal=*/false, llvm::MaybeAlign(8))
+      .getResult();
 }
 
 /// Register r of the wave's j-th block holds the block's element

@@ -212,6 +212,9 @@ public:
   /// Byte of `ring`'s slot `slot` from the aligned shared-memory base.
   Value slotByte(Ring &ring, Value slot);
   Value sharedElementIndex(Ring &ring, Value slot, ValueRange idx);
+  /// The shared memory of `ring` as a 1-D memref of `elementType`, indexed
+  /// by sharedElementIndex.
+  Value sharedView(Ring &ring, Type elementType);
   Value dynamicShared();
   Value electOne(); // i1: the first thread of the group
   void groupBarrier();
@@ -281,7 +284,6 @@ private:
   void globalStore(Value memref, ArrayRef<int64_t> tileShape,
                    ValueRange blockIdx, ValueRange offsets, ValueRange bounds,
                    ValueRange idx, Value v, bool add);
-  Value sharedView(Ring &ring, Type elementType);
 
   DenseMap<Value, Value> mbarrierGroups;
   DenseSet<Value> absent; // values of other roles
