@@ -8,7 +8,14 @@ estimate beside it. Also lists the kernels the lowering refuses, with why.
       [FILE.mlir ...]
 
 Without files: every bundled kernel (examples/, examples/naive/) and every
-result of examples/scripts/. Prints one Markdown table."""
+result of examples/scripts/. Prints one Markdown table.
+
+  python3 bench/amd/metadata.py BUILD --mfma-loops FILE.mlir ...
+
+instead prints, per basic block of the AMDGPU assembly that issues MFMA,
+its MFMA, other vector (VALU) and LDS-read instructions, and the lane
+instructions per FLOP they make: the figure behind the cost model's
+`mmaOperandOpsPerFlop` (lib/CostModel/CostModel.cpp)."""
 
 import argparse
 import glob
@@ -69,14 +76,57 @@ def occupancy(vgprs, lds, threads):
     return min(groups * waves, SIMDS * MAX_WAVES)
 
 
+def mfma_loops(opt, chip, files, tmp):
+    """Per MFMA-issuing basic block: MFMA, VALU and LDS-read counts, and
+    (VALU + LDS reads) x 64 lanes / the MFMAs' FLOP."""
+    print("| kernel | block | MFMA | VALU | LDS reads | lane instructions per FLOP |")
+    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    for f in files:
+        asm = os.path.join(tmp, "k.s")
+        r = run([opt, f, "--tiletag-compile-rocm=chip=%s format=isa output=%s" % (chip, asm),
+                 "-o", os.devnull])
+        if r.returncode != 0:
+            continue
+        block, counts = None, {}
+        for line in open(asm):
+            line = line.strip()
+            m = re.match(r"^(\.LBB\d+_\d+):", line)
+            if m:
+                block = m.group(1)
+                counts[block] = [0, 0, 0, 0]  # MFMA, FLOP, VALU, LDS reads
+                continue
+            if block is None or not line:
+                continue
+            op = line.split()[0]
+            shape = re.match(r"v_mfma_\w+?_(\d+)x(\d+)x(\d+)", op)
+            c = counts[block]
+            if shape:
+                c[0] += 1
+                c[1] += 2 * int(shape.group(1)) * int(shape.group(2)) * int(shape.group(3))
+            elif op.startswith("v_"):
+                c[2] += 1
+            elif op.startswith("ds_read"):
+                c[3] += 1
+        for b, (mfma, flops, valu, lds) in counts.items():
+            if mfma:
+                print("| %s | %s | %d | %d | %d | %.3f |" % (
+                    os.path.basename(f), b, mfma, valu, lds, (valu + lds) * 64 / flops))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("build")
     ap.add_argument("files", nargs="*")
     ap.add_argument("--chip", default="gfx942")
     ap.add_argument("--size", default="M=8192,N=8192,K=8192,BH=32,S=4096,R=8192,C=8192")
-    args = ap.parse_args()
+    ap.add_argument("--mfma-loops", action="store_true",
+                    help="instruction mix of the MFMA-issuing blocks instead")
+    args = ap.parse_intermixed_args()
     opt = os.path.join(args.build, "bin", "tiletag-opt")
+    if args.mfma_loops:
+        with tempfile.TemporaryDirectory() as tmp:
+            mfma_loops(opt, args.chip, args.files, tmp)
+        return 0
     readelf = "/usr/lib/llvm-22/bin/llvm-readelf"
     with tempfile.TemporaryDirectory() as tmp:
         files = args.files or (sorted(glob.glob(os.path.join(ROOT, "examples/*.mlir"))) +

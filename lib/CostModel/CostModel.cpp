@@ -119,7 +119,8 @@ static const TargetModel kMI300X = [] {
   // The lowering's MFMA loop (test/Conversion/AMDGPU/convert-mfma.test's
   // kernel, 32x32x8): 111 VALU and 28 LDS-read instructions of 64 lanes per
   // 8 MFMAs of 16384 FLOP, for addresses, swizzle and the reads (A 8 bytes
-  // a lane, B element by element).
+  // a lane, B element by element); `bench/amd/metadata.py --mfma-loops`
+  // counts them.
   m.mmaOperandOpsPerFlop = (111.0 + 28.0) * 64 / (8 * 16384);
   m.defaultRegistersPerThread = 128;
   m.source = "datasheet";

@@ -19,6 +19,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -92,15 +93,29 @@ struct RuntimeSymbol {
 LogicalResult loadRuntime(const char *soname, ArrayRef<RuntimeSymbol> symbols,
                           StringRef unavailable, std::string &error);
 
+/// Runs `launchAndWait` (a launch that returns once the kernel has
+/// completed) and sets `millis` to its wall time; false if it fails.
+bool timedLaunch(function_ref<bool()> launchAndWait, double &millis);
+
 /// With `repeats`, launches `repeats` more times and sets `millis` to the
 /// median time; fails as soon as a launch does.
 LogicalResult timeRepeats(unsigned repeats,
-                          function_ref<bool(double &millis)> launch,
-                          double &millis);
+                          function_ref<bool()> launchAndWait, double &millis);
 
 /// Device bytes of a buffer operand, and copying them back.
 std::vector<char> toDeviceBytes(const Array &a);
 void fromDeviceBytes(Array &a, const std::vector<char> &bytes);
+
+/// Copies every memref operand back from the device: `read(i, bytes,
+/// size)` fills `bytes` from operand i's device copy; fails as soon as a
+/// read does.
+LogicalResult
+copyBuffersBack(ArrayRef<RuntimeValue> operands,
+                function_ref<bool(size_t i, void *bytes, size_t size)> read);
+
+/// The programs a launch of `grid` runs, and its extents in 3 dimensions.
+int64_t programCount(ArrayRef<int64_t> grid);
+std::array<uint32_t, 3> gridExtents(ArrayRef<int64_t> grid);
 
 } // namespace mlir::tiletag::exec
 

@@ -147,8 +147,8 @@ public:
                      ValueRange index) override {
     if (fitsSwizzle128B(ring))
       return swizzled128BByte(k, ring, index);
-    // layout::swizzle128B of the row-major byte offset: the XOR changes
-    // only bits 4-6, so the slot's 128-byte lines keep their bytes.
+    // The swizzle of the row-major byte offset: the XOR changes only bits
+    // 4-6, so the slot's 128-byte lines keep their bytes.
     OpBuilder &b = k.b;
     Location loc = k.loc;
     int64_t width = byteWidth(ring.type.getElementType());
@@ -156,11 +156,7 @@ public:
                                       k.idx(ring.tile[1] * width));
     Value off = arith::AddIOp::create(
         b, loc, row, arith::MulIOp::create(b, loc, index[1], k.idx(width)));
-    Value line8 = arith::RemUIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, off, k.idx(kSwizzleBytes)),
-        k.idx(8));
-    return arith::XOrIOp::create(
-        b, loc, off, arith::MulIOp::create(b, loc, line8, k.idx(16)));
+    return swizzle128BOffset(k, off);
   }
   void partialBarrier(KernelLowering &k, const Group &group) override;
   // No async proxy: MFMA reads registers, loads and stores are generic.

@@ -63,14 +63,19 @@ Value conversion::swizzled128BByte(KernelLowering &k, const Ring &ring,
   Value off = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, index[0], k.idx(kSwizzleBytes)),
       arith::MulIOp::create(b, loc, col, k.idx(width)));
-  // The layout::swizzle128B function, in IR.
-  Value row8 = arith::RemUIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, off, k.idx(128)), k.idx(8));
-  Value swz = arith::XOrIOp::create(
-      b, loc, off, arith::MulIOp::create(b, loc, row8, k.idx(16)));
+  Value swz = swizzle128BOffset(k, off);
   return arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(b, loc, panel, k.idx(rows * kSwizzleBytes)), swz);
+}
+
+Value conversion::swizzle128BOffset(KernelLowering &k, Value offset) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  Value row8 = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, offset, k.idx(128)), k.idx(8));
+  return arith::XOrIOp::create(
+      b, loc, offset, arith::MulIOp::create(b, loc, row8, k.idx(16)));
 }
 
 LoweringTarget::~LoweringTarget() = default;

@@ -30,7 +30,6 @@ using namespace mlir::tiletag::exec;
 #include <cuda.h>
 
 #include <algorithm>
-#include <chrono>
 
 namespace {
 
@@ -165,9 +164,7 @@ LogicalResult CudaProgramImpl::run(StringRef name,
     mapPtrs.push_back(p);
   }
 
-  int64_t programs = 1;
-  for (int64_t g : grid)
-    programs *= g;
+  int64_t programs = programCount(grid);
   CUdeviceptr workspace = 0;
   if (info.workspaceBytes && !alloc(info.workspaceBytes * programs, workspace))
     return failure();
@@ -193,38 +190,22 @@ LogicalResult CudaProgramImpl::run(StringRef name,
                  info.sharedBytes),
              "cuFuncSetAttribute", error))
     return failure();
-  SmallVector<unsigned> g(3, 1);
-  for (auto [d, n] : llvm::enumerate(grid))
-    g[d] = n;
-  // One launch, timed from launch to completion.
-  auto launch = [&](double &ms) {
-    auto start = std::chrono::steady_clock::now();
-    if (!cu.ok(cu.cuLaunchKernel_(function, g[0], g[1], g[2],
-                                  info.block[0], info.block[1], info.block[2],
-                                  info.sharedBytes, nullptr, params.data(),
-                                  nullptr),
-               "cuLaunchKernel", error) ||
-        !cu.ok(cu.cuCtxSynchronize_(), "kernel execution", error))
-      return false;
-    ms = std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - start)
-             .count();
-    return true;
+  std::array<uint32_t, 3> g = gridExtents(grid);
+  // One launch, returning once the kernel has completed.
+  auto launch = [&] {
+    return cu.ok(cu.cuLaunchKernel_(function, g[0], g[1], g[2], info.block[0],
+                                    info.block[1], info.block[2],
+                                    info.sharedBytes, nullptr, params.data(),
+                                    nullptr),
+                 "cuLaunchKernel", error) &&
+           cu.ok(cu.cuCtxSynchronize_(), "kernel execution", error);
   };
-  if (!launch(millis))
+  if (!timedLaunch(launch, millis) ||
+      failed(copyBuffersBack(operands, [&](size_t i, void *bytes, size_t n) {
+        return cu.ok(cu.cuMemcpyDtoH_(bytes, devicePtrs[i], n),
+                     "cuMemcpyDtoH", error);
+      })))
     return failure();
-
-  for (auto [i, v] : llvm::enumerate(operands)) {
-    const Buffer *buffer = std::get_if<Buffer>(&v);
-    if (!buffer)
-      continue;
-    Array &a = **buffer;
-    std::vector<char> bytes(a.size() * deviceBytes(a.elementType));
-    if (!cu.ok(cu.cuMemcpyDtoH_(bytes.data(), devicePtrs[i], bytes.size()),
-               "cuMemcpyDtoH", error))
-      return failure();
-    fromDeviceBytes(a, bytes);
-  }
   return timeRepeats(repeats, launch, millis);
 }
 

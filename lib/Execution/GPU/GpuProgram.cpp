@@ -12,6 +12,7 @@
 #include "llvm/ADT/APFloat.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <dlfcn.h>
 
@@ -39,14 +40,24 @@ LogicalResult exec::loadRuntime(const char *soname,
   return success();
 }
 
+bool exec::timedLaunch(function_ref<bool()> launchAndWait, double &millis) {
+  auto start = std::chrono::steady_clock::now();
+  if (!launchAndWait())
+    return false;
+  millis = std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - start)
+               .count();
+  return true;
+}
+
 LogicalResult exec::timeRepeats(unsigned repeats,
-                                function_ref<bool(double &)> launch,
+                                function_ref<bool()> launchAndWait,
                                 double &millis) {
   if (!repeats)
     return success();
   std::vector<double> times(repeats);
   for (double &ms : times)
-    if (!launch(ms))
+    if (!timedLaunch(launchAndWait, ms))
       return failure();
   std::nth_element(times.begin(), times.begin() + repeats / 2, times.end());
   millis = times[repeats / 2];
@@ -185,4 +196,34 @@ LogicalResult exec::packParams(const KernelABI &abi,
     return failure();
   }
   return success();
+}
+
+LogicalResult exec::copyBuffersBack(
+    ArrayRef<RuntimeValue> operands,
+    function_ref<bool(size_t i, void *bytes, size_t size)> read) {
+  for (auto [i, v] : llvm::enumerate(operands)) {
+    const Buffer *buffer = std::get_if<Buffer>(&v);
+    if (!buffer)
+      continue;
+    Array &a = **buffer;
+    std::vector<char> bytes(a.size() * deviceBytes(a.elementType));
+    if (!read(i, bytes.data(), bytes.size()))
+      return failure();
+    fromDeviceBytes(a, bytes);
+  }
+  return success();
+}
+
+int64_t exec::programCount(ArrayRef<int64_t> grid) {
+  int64_t programs = 1;
+  for (int64_t g : grid)
+    programs *= g;
+  return programs;
+}
+
+std::array<uint32_t, 3> exec::gridExtents(ArrayRef<int64_t> grid) {
+  std::array<uint32_t, 3> extents = {1, 1, 1};
+  for (auto [d, n] : llvm::enumerate(grid))
+    extents[d] = static_cast<uint32_t>(n);
+  return extents;
 }

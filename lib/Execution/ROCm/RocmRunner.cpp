@@ -22,7 +22,6 @@ using namespace mlir::tiletag::exec;
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstring>
 
 namespace {
@@ -202,9 +201,7 @@ LogicalResult RocmProgramImpl::run(StringRef name,
       return failure();
     addresses[i] = reinterpret_cast<uint64_t>(p);
   }
-  int64_t programs = 1;
-  for (int64_t g : grid)
-    programs *= g;
+  int64_t programs = programCount(grid);
   void *workspace = nullptr;
   if (abi.workspaceBytes &&
       !allocate(dev.device, abi.workspaceBytes * programs, workspace, owned,
@@ -233,11 +230,8 @@ LogicalResult RocmProgramImpl::run(StringRef name,
     return failure();
   std::memcpy(kernargAddress, kernargs.data(), kernargs.size());
 
-  SmallVector<uint32_t> workgroups(3, 1);
-  for (auto [d, n] : llvm::enumerate(grid))
-    workgroups[d] = n;
-  auto launch = [&](double &ms) {
-    auto start = std::chrono::steady_clock::now();
+  std::array<uint32_t, 3> workgroups = gridExtents(grid);
+  auto launch = [&] {
     hsa.hsa_signal_store_screlease_(done, 1);
     uint64_t index = hsa.hsa_queue_add_write_index_relaxed_(queue, 1);
     auto *packet = static_cast<hsa_kernel_dispatch_packet_t *>(
@@ -270,25 +264,14 @@ LogicalResult RocmProgramImpl::run(StringRef name,
                                           UINT64_MAX,
                                           HSA_WAIT_STATE_BLOCKED) != 0) {
     }
-    ms = std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - start)
-             .count();
     return true;
   };
-  if (!launch(millis))
+  if (!timedLaunch(launch, millis) ||
+      failed(copyBuffersBack(operands, [&](size_t i, void *bytes, size_t n) {
+        return copy(bytes, reinterpret_cast<void *>(addresses[i]), n,
+                    /*toDevice=*/false, owned, error);
+      })))
     return failure();
-
-  for (auto [i, v] : llvm::enumerate(operands)) {
-    const Buffer *buffer = std::get_if<Buffer>(&v);
-    if (!buffer)
-      continue;
-    Array &a = **buffer;
-    std::vector<char> bytes(a.size() * deviceBytes(a.elementType));
-    if (!copy(bytes.data(), reinterpret_cast<void *>(addresses[i]),
-              bytes.size(), /*toDevice=*/false, owned, error))
-      return failure();
-    fromDeviceBytes(a, bytes);
-  }
   return timeRepeats(repeats, launch, millis);
 }
 

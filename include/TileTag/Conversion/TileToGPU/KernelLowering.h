@@ -308,6 +308,8 @@ bool fitsSwizzle128B(const Ring &ring);
 /// 128-byte swizzle: 128-byte column panels one after the other, each row's
 /// 16-byte chunks XORed with the row index mod 8.
 Value swizzled128BByte(KernelLowering &k, const Ring &ring, ValueRange index);
+/// layout::swizzle128B of byte offset `offset`, in IR.
+Value swizzle128BOffset(KernelLowering &k, Value offset);
 
 /// Position of tile element `idx` in the global memref `memref`, per the
 /// tile dialect's block addressing.
