@@ -107,13 +107,14 @@ TEST(LayoutsTest, Swizzle128BSpreadsColumnsOverBanks) {
 }
 
 /// An MFMA shape's layouts: its result blocks are mn x mn, each lane holds
-/// `regs` of them; A is mn x k, B k x mn, 4 elements a lane.
+/// `regs` of them; A is mn x k, B k x mn, `perLane` elements a lane (4 of
+/// 16 bits, 8 of fp8).
 struct MfmaLayout {
-  int64_t mn, k, regs;
+  int64_t mn, k, regs, perLane;
   Coord (*element)(int64_t, int64_t);
   Slot (*slot)(Coord);
-  Coord (*operandA)(int64_t, int64_t);
-  Coord (*operandB)(int64_t, int64_t);
+  Coord (*operandA)(int64_t, int64_t, int64_t);
+  Coord (*operandB)(int64_t, int64_t, int64_t);
 };
 
 /// Every result element is held once, by the (lane, register) its slot
@@ -133,13 +134,16 @@ void checkMfmaLayout(const MfmaLayout &l) {
     }
   EXPECT_EQ(static_cast<int64_t>(seen.size()), l.mn * l.mn);
   for (int64_t lane = 0; lane < 64; ++lane)
-    for (int64_t i = 0; i < 4; ++i) {
-      Coord ca = l.operandA(lane, i), cb = l.operandB(lane, i);
+    for (int64_t i = 0; i < l.perLane; ++i) {
+      Coord ca = l.operandA(lane, i, l.perLane),
+            cb = l.operandB(lane, i, l.perLane);
       EXPECT_TRUE(a.insert({ca.row, ca.col}).second);
       EXPECT_TRUE(b.insert({cb.row, cb.col}).second);
       EXPECT_EQ(cb.col, l.element(lane, 0).col);
-      Coord a0 = l.operandA(lane, 0), ai = l.operandA(0, i);
-      Coord b0 = l.operandB(lane, 0), bi = l.operandB(0, i);
+      Coord a0 = l.operandA(lane, 0, l.perLane),
+            ai = l.operandA(0, i, l.perLane);
+      Coord b0 = l.operandB(lane, 0, l.perLane),
+            bi = l.operandB(0, i, l.perLane);
       EXPECT_EQ(ca, (Coord{a0.row + ai.row, a0.col + ai.col}));
       EXPECT_EQ(cb, (Coord{b0.row + bi.row, b0.col + bi.col}));
     }
@@ -162,7 +166,21 @@ TEST(LayoutsTest, Mfma16x16) {
   EXPECT_EQ(mfma16x16OperandA(63, 3), (Coord{15, 15}));
   EXPECT_EQ(mfma16x16OperandB(17, 1), (Coord{5, 1}));
   EXPECT_EQ(mfma16x16OperandB(63, 3), (Coord{15, 15}));
-  checkMfmaLayout({16, 16, 4, mfma16x16Element, mfma16x16Slot,
+  checkMfmaLayout({16, 16, 4, 4, mfma16x16Element, mfma16x16Slot,
+                   mfma16x16OperandA, mfma16x16OperandB});
+}
+
+// v_mfma_f32_16x16x32_{fp8_fp8,bf8_bf8} (CDNA3 ISA, the same section): the
+// result as for 16x16x16; lane l supplies 8 fp8 of each operand (one
+// 64-bit register pair), A[l mod 16][8 (l / 16) + i] and
+// B[8 (l / 16) + i][l mod 16].
+TEST(LayoutsTest, Mfma16x16Fp8) {
+  EXPECT_EQ(mfma16x16OperandA(0, 7, 8), (Coord{0, 7}));
+  EXPECT_EQ(mfma16x16OperandA(17, 1, 8), (Coord{1, 9}));
+  EXPECT_EQ(mfma16x16OperandA(63, 7, 8), (Coord{15, 31}));
+  EXPECT_EQ(mfma16x16OperandB(17, 1, 8), (Coord{9, 1}));
+  EXPECT_EQ(mfma16x16OperandB(63, 7, 8), (Coord{31, 15}));
+  checkMfmaLayout({16, 32, 4, 8, mfma16x16Element, mfma16x16Slot,
                    mfma16x16OperandA, mfma16x16OperandB});
 }
 
@@ -181,7 +199,19 @@ TEST(LayoutsTest, Mfma32x32) {
   EXPECT_EQ(mfma32x32OperandA(63, 3), (Coord{31, 7}));
   EXPECT_EQ(mfma32x32OperandB(33, 1), (Coord{5, 1}));
   EXPECT_EQ(mfma32x32OperandB(63, 3), (Coord{7, 31}));
-  checkMfmaLayout({32, 8, 16, mfma32x32Element, mfma32x32Slot,
+  checkMfmaLayout({32, 8, 16, 4, mfma32x32Element, mfma32x32Slot,
+                   mfma32x32OperandA, mfma32x32OperandB});
+}
+
+// v_mfma_f32_32x32x16_{fp8_fp8,bf8_bf8} (CDNA3 ISA): the result as for
+// 32x32x8; lane l supplies A[l mod 32][8 (l / 32) + i] and
+// B[8 (l / 32) + i][l mod 32], i < 8.
+TEST(LayoutsTest, Mfma32x32Fp8) {
+  EXPECT_EQ(mfma32x32OperandA(33, 1, 8), (Coord{1, 9}));
+  EXPECT_EQ(mfma32x32OperandA(63, 7, 8), (Coord{31, 15}));
+  EXPECT_EQ(mfma32x32OperandB(33, 1, 8), (Coord{9, 1}));
+  EXPECT_EQ(mfma32x32OperandB(63, 7, 8), (Coord{15, 31}));
+  checkMfmaLayout({32, 16, 16, 8, mfma32x32Element, mfma32x32Slot,
                    mfma32x32OperandA, mfma32x32OperandB});
 }
 
@@ -192,6 +222,11 @@ TEST(LayoutsTest, MfmaShapes) {
   EXPECT_NE(mfmaShapeProblem(16, 8, 16, 2), "");
   EXPECT_NE(mfmaShapeProblem(48, 8, 48, 2), "");
   EXPECT_NE(mfmaShapeProblem(64, 16, 64, 4), "");
+  // fp8: K of 16 (32x32x16) or 32 (16x16x32).
+  EXPECT_EQ(mfmaShapeProblem(64, 16, 64, 1), "");
+  EXPECT_EQ(mfmaShapeProblem(16, 32, 16, 1), "");
+  EXPECT_NE(mfmaShapeProblem(16, 16, 16, 1), "");
+  EXPECT_NE(mfmaShapeProblem(64, 8, 64, 1), "");
 }
 
 // The LDS layout of the AMD lowering (128-byte XOR swizzle) against the

@@ -59,14 +59,17 @@ std::string mlir::tiletag::layout::wgmmaShapeProblem(int64_t m, int64_t k,
 std::string mlir::tiletag::layout::mfmaShapeProblem(int64_t m, int64_t k,
                                                     int64_t n,
                                                     int64_t elementBytes) {
-  if (elementBytes != 2)
-    return "MFMA multiplies 16-bit inputs (bf16, f16) here";
-  bool small = m % 16 == 0 && n % 16 == 0 && k % 16 == 0;
-  bool large = m % 32 == 0 && n % 32 == 0 && k % 8 == 0;
+  if (elementBytes != 2 && elementBytes != 1)
+    return "MFMA multiplies 16-bit (bf16, f16) or fp8 inputs here";
+  // A lane supplies 8 bytes of each operand per instruction.
+  int64_t perLane = 8 / elementBytes;
+  bool small = m % 16 == 0 && n % 16 == 0 && k % (4 * perLane) == 0;
+  bool large = m % 32 == 0 && n % 32 == 0 && k % (2 * perLane) == 0;
   if (!small && !large)
     return "its " + std::to_string(m) + "x" + std::to_string(n) + "x" +
-           std::to_string(k) +
-           " shape is made of neither 16x16x16 nor 32x32x8 MFMA blocks";
+           std::to_string(k) + " shape is made of neither 16x16x" +
+           std::to_string(4 * perLane) + " nor 32x32x" +
+           std::to_string(2 * perLane) + " MFMA blocks";
   return "";
 }
 
@@ -78,12 +81,14 @@ Slot mlir::tiletag::layout::mfma16x16Slot(Coord e) {
   return {16 * (e.row / 4) + e.col, e.row % 4};
 }
 
-Coord mlir::tiletag::layout::mfma16x16OperandA(int64_t lane, int64_t i) {
-  return {lane % 16, 4 * (lane / 16) + i};
+Coord mlir::tiletag::layout::mfma16x16OperandA(int64_t lane, int64_t i,
+                                               int64_t perLane) {
+  return {lane % 16, perLane * (lane / 16) + i};
 }
 
-Coord mlir::tiletag::layout::mfma16x16OperandB(int64_t lane, int64_t i) {
-  return {4 * (lane / 16) + i, lane % 16};
+Coord mlir::tiletag::layout::mfma16x16OperandB(int64_t lane, int64_t i,
+                                               int64_t perLane) {
+  return {perLane * (lane / 16) + i, lane % 16};
 }
 
 Coord mlir::tiletag::layout::mfma32x32Element(int64_t lane, int64_t reg) {
@@ -94,12 +99,14 @@ Slot mlir::tiletag::layout::mfma32x32Slot(Coord e) {
   return {32 * ((e.row / 4) % 2) + e.col, 4 * (e.row / 8) + e.row % 4};
 }
 
-Coord mlir::tiletag::layout::mfma32x32OperandA(int64_t lane, int64_t i) {
-  return {lane % 32, 4 * (lane / 32) + i};
+Coord mlir::tiletag::layout::mfma32x32OperandA(int64_t lane, int64_t i,
+                                               int64_t perLane) {
+  return {lane % 32, perLane * (lane / 32) + i};
 }
 
-Coord mlir::tiletag::layout::mfma32x32OperandB(int64_t lane, int64_t i) {
-  return {4 * (lane / 32) + i, lane % 32};
+Coord mlir::tiletag::layout::mfma32x32OperandB(int64_t lane, int64_t i,
+                                               int64_t perLane) {
+  return {perLane * (lane / 32) + i, lane % 32};
 }
 
 int64_t mlir::tiletag::layout::ldsBank(int64_t offset) {

@@ -62,6 +62,9 @@ static const TargetModel kH200 = [] {
   m.sms = 132;
   m.clockGHz = 1.83;
   m.tensorFlopsPerCycle = 4096;
+  // wgmma's fp8 (1979 TFLOP/s) is not lowered yet: fp8 dots run on the
+  // vector lanes.
+  m.fp8TensorFlopsPerCycle = 0;
   m.cudaOpsPerCycle = 128;
   m.sfuOpsPerCycle = 16;
   m.l2BytesPerCycle = 64 * 0.85;
@@ -97,6 +100,9 @@ static const TargetModel kMI300X = [] {
   m.sms = 304;
   m.clockGHz = 2.1;
   m.tensorFlopsPerCycle = 2048;
+  // 2615 dense fp8 TFLOP/s (v_mfma_f32_32x32x16_fp8_fp8: twice the bf16
+  // rate).
+  m.fp8TensorFlopsPerCycle = 4096;
   // 4 SIMDs of 16 lanes: a wave64 instruction takes 4 cycles. (The 128
   // FP32 lanes a cycle of the datasheet's vector peak need packed FP32,
   // which the lowering's address and element work does not use.)
@@ -122,6 +128,9 @@ static const TargetModel kMI300X = [] {
   // a lane, B element by element); `bench/amd/metadata.py --mfma-loops`
   // counts them.
   m.mmaOperandOpsPerFlop = (111.0 + 28.0) * 64 / (8 * 16384);
+  // The fp8 loop (32x32x16, A 8 bytes a lane, B byte by byte): 177 VALU
+  // and 48 LDS reads per 8 MFMAs of 32768 FLOP.
+  m.fp8MmaOperandOpsPerFlop = (177.0 + 48.0) * 64 / (8 * 32768);
   m.defaultRegistersPerThread = 128;
   m.source = "datasheet";
   return m;
@@ -137,6 +146,7 @@ static const TargetModel kMI250X = [] {
   m.sms = 110;
   m.clockGHz = 1.7;
   m.tensorFlopsPerCycle = 1024;
+  m.fp8TensorFlopsPerCycle = 0; // CDNA2 has no fp8 MFMA
   m.dramBytesPerSecond = 1.6e12 * 0.85;
   m.l2Bytes = 8.0 * 1024 * 1024;
   return m;
@@ -174,6 +184,7 @@ LogicalResult cost::applyCalibration(TargetModel &model, StringRef path,
   llvm::StringMap<double *> reals = {
       {"clockGHz", &model.clockGHz},
       {"tensorFlopsPerCycle", &model.tensorFlopsPerCycle},
+      {"fp8TensorFlopsPerCycle", &model.fp8TensorFlopsPerCycle},
       {"cudaOpsPerCycle", &model.cudaOpsPerCycle},
       {"sfuOpsPerCycle", &model.sfuOpsPerCycle},
       {"l2BytesPerCycle", &model.l2BytesPerCycle},
@@ -184,7 +195,8 @@ LogicalResult cost::applyCalibration(TargetModel &model, StringRef path,
       {"tensorEfficiencySync", &model.tensorEfficiencySync},
       {"tensorEfficiencyAsync", &model.tensorEfficiencyAsync},
       {"tensorEfficiencyCooperative", &model.tensorEfficiencyCooperative},
-      {"mmaOperandOpsPerFlop", &model.mmaOperandOpsPerFlop}};
+      {"mmaOperandOpsPerFlop", &model.mmaOperandOpsPerFlop},
+      {"fp8MmaOperandOpsPerFlop", &model.fp8MmaOperandOpsPerFlop}};
   llvm::StringMap<int64_t *> integers = {
       {"sms", &model.sms},
       {"sharedBytesPerSM", &model.sharedBytesPerSM},
@@ -251,6 +263,9 @@ bool isMatrixUnit(schedule::AsyncUnit unit) {
 /// loop) of one program do, in total.
 struct LoopCounts {
   double iterations = 0;
+  double flops = 0, fp8Flops = 0; // matrix-unit FLOPs (all, of fp8 dots)
+  // Matrix-unit time in bf16 FLOPs (an fp8 FLOP costs less where the chip
+  // has a faster fp8 rate), waited for at once or in flight.
   double flopsSync = 0, flopsAsync = 0;
   double cudaOps = 0, sfuOps = 0;
   double threadLoadBytes = 0; // loads the computing threads wait for
@@ -267,6 +282,9 @@ struct KernelFacts {
   int64_t warpgroups = 1;
   int64_t sharedBytes = 0;
   std::optional<int64_t> roleRegisters; // sum over warpgroups, per thread
+  /// Matrix-unit time of an fp8 FLOP relative to a bf16 one, or 0 where
+  /// the chip's lowering multiplies fp8 on the vector lanes.
+  double fp8MmaCost = 0;
 };
 
 /// A tile's identity in global memory, for the DRAM footprint of a wave.
@@ -386,6 +404,8 @@ private:
     llvm::APInt constant;          // of an IntegerConstant
     std::optional<exec::IntegerOp> integer; // of a ScalarInteger
     double flops = 0, cudaOps = 0, sfuOps = 0, bytes = 0;
+    double tensorWork = 0; // Dot: flops in bf16 matrix-unit FLOPs
+    bool fp8Mma = false;   // Dot: fp8 inputs on the matrix unit
     SmallVector<unsigned, 4> operands; // slots of the op's operands
     SmallVector<unsigned, 2> results;  // slots of its results
     /// Load, Copy: the global tile for the footprint (the memref, slots of
@@ -446,8 +466,21 @@ private:
       step.kind = Kind::Dot;
       auto lhs = cast<ShapedType>(dot.getLhs().getType());
       auto rhs = cast<ShapedType>(dot.getRhs().getType());
-      step.flops =
+      double flops =
           2.0 * lhs.getDimSize(0) * lhs.getDimSize(1) * rhs.getDimSize(1);
+      if (!isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+               Float8E5M2FNUZType>(lhs.getElementType())) {
+        step.flops = step.tensorWork = flops;
+      } else if (facts.fp8MmaCost > 0) {
+        step.flops = flops;
+        step.tensorWork = flops * facts.fp8MmaCost;
+        step.fp8Mma = true;
+      } else {
+        // A multiply-add per two FLOPs on the vector lanes, after widening
+        // both elements (conversion::decodeFp8ToF32: about 20 instructions).
+        constexpr double kFp8DecodeOps = 20;
+        step.cudaOps += flops / 2 * (1 + 2 * kFp8DecodeOps);
+      }
       // An operand that is not a ring slot is stored into shared memory by
       // the threads, element by element, before the MMA reads it.
       for (Value operand : {dot.getLhs(), dot.getRhs()})
@@ -703,10 +736,13 @@ private:
       return success();
     }
     case Kind::Dot:
+      counts().flops += step.flops;
+      if (step.fp8Mma)
+        counts().fp8Flops += step.flops;
       if (async && isMatrixUnit(*async))
-        counts().flopsAsync += step.flops;
+        counts().flopsAsync += step.tensorWork;
       else
-        counts().flopsSync += step.flops;
+        counts().flopsSync += step.tensorWork;
       counts().cudaOps += step.cudaOps;
       return success();
     case Kind::Load:
@@ -829,6 +865,8 @@ private:
 
 KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model) {
   KernelFacts facts;
+  if (model.fp8TensorFlopsPerCycle > 0)
+    facts.fp8MmaCost = model.tensorFlopsPerCycle / model.fp8TensorFlopsPerCycle;
   if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
           schedule::ScheduleDialect::kLaunchAttrName))
     facts.warpgroups = launch.getWarpgroups();
@@ -899,7 +937,8 @@ LoopTime loopTime(const LoopCounts &c, bool prefetching, int64_t consumerRoles,
   double tensorPeak = m.tensorFlopsPerCycle;
   t.tensor = c.flopsSync / (tensorPeak * m.tensorEfficiencySync) +
              c.flopsAsync / (tensorPeak * asyncEff);
-  t.cuda = (c.cudaOps + (c.flopsSync + c.flopsAsync) * m.mmaOperandOpsPerFlop) /
+  t.cuda = (c.cudaOps + (c.flops - c.fp8Flops) * m.mmaOperandOpsPerFlop +
+            c.fp8Flops * m.fp8MmaOperandOpsPerFlop) /
                m.cudaOpsPerCycle +
            c.sfuOps / m.sfuOpsPerCycle;
   // Element-wise work overlaps dots that are in flight, or that another
@@ -1062,7 +1101,7 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
       tensor += t.tensor;
       memory += t.memory;
       cuda += t.cuda;
-      flops += counts.flopsSync + counts.flopsAsync;
+      flops += counts.flops;
       est.bytesLoaded += (counts.threadLoadBytes + counts.prefetchBytes) * stride;
       est.bytesStored += counts.storeBytes * stride;
     }

@@ -68,36 +68,38 @@ std::string wgmmaShapeProblem(int64_t m, int64_t k, int64_t n,
                               int64_t elementBytes);
 
 //===----------------------------------------------------------------------===//
-// AMD CDNA3 MFMA (CDNA3 ISA: v_mfma_f32_16x16x16_f16 / _bf16)
+// AMD CDNA3 MFMA (CDNA3 ISA: v_mfma_f32_16x16x16_f16 / _bf16, and for fp8
+// v_mfma_f32_16x16x32_fp8_fp8 / _bf8_bf8)
 //===----------------------------------------------------------------------===//
 
-/// Why an M x K by K x N product of `elementBytes`-byte inputs is made of
-/// neither v_mfma_f32_16x16x16 blocks (every extent a multiple of 16) nor
-/// v_mfma_f32_32x32x8 blocks (M and N multiples of 32, K of 8), with 16-bit
-/// inputs; empty when it is made of one of them.
+/// Why an M x K by K x N product of `elementBytes`-byte inputs (2: bf16,
+/// f16; 1: fp8) is made of neither 16x16 blocks (M, N multiples of 16, K
+/// of 16 / 32 for fp8) nor 32x32 blocks (M, N multiples of 32, K of 8 / 16
+/// for fp8); empty when it is made of one of them.
 std::string mfmaShapeProblem(int64_t m, int64_t k, int64_t n,
                              int64_t elementBytes);
 
 /// The element of the 16x16 f32 result that lane `lane` (0..63) holds in
 /// its `reg`-th (0..3) result register: column lane mod 16, row
-/// 4 (lane / 16) + reg.
+/// 4 (lane / 16) + reg (the same for every input type).
 Coord mfma16x16Element(int64_t lane, int64_t reg);
 
 /// The inverse: who holds element (row, col) of the 16x16 result.
 Slot mfma16x16Slot(Coord element);
 
-/// The A-operand element (row m, column k of the 16x16 A tile) that lane
-/// `lane` (0..63) holds in element `i` (0..3) of its 4-element source
-/// register pair: row lane mod 16, column 4 (lane / 16) + i.
-Coord mfma16x16OperandA(int64_t lane, int64_t i);
+/// The A-operand element (row m, column k of the 16 x 4p A tile) that lane
+/// `lane` (0..63) holds in element `i` (0..p-1) of its 8-byte source
+/// register pair, p = `perLane` elements (4 of 16 bits, 8 of fp8): row
+/// lane mod 16, column p (lane / 16) + i.
+Coord mfma16x16OperandA(int64_t lane, int64_t i, int64_t perLane = 4);
 
-/// The B-operand element (row k, column n of the 16x16 B tile) that lane
-/// `lane` holds in element `i`: row 4 (lane / 16) + i, column lane mod 16.
-Coord mfma16x16OperandB(int64_t lane, int64_t i);
+/// The B-operand element (row k, column n of the 4p x 16 B tile) that lane
+/// `lane` holds in element `i`: row p (lane / 16) + i, column lane mod 16.
+Coord mfma16x16OperandB(int64_t lane, int64_t i, int64_t perLane = 4);
 
 //===----------------------------------------------------------------------===//
-// AMD CDNA MFMA 32x32x8 (CDNA3 ISA: v_mfma_f32_32x32x8_f16 / _bf16;
-// CDNA2: ..._bf16_1k)
+// AMD CDNA MFMA 32x32 (CDNA3 ISA: v_mfma_f32_32x32x8_f16 / _bf16, fp8:
+// v_mfma_f32_32x32x16_fp8_fp8 / _bf8_bf8; CDNA2: ..._bf16_1k)
 //===----------------------------------------------------------------------===//
 
 /// The element of the 32x32 f32 result that lane `lane` (0..63) holds in
@@ -108,14 +110,14 @@ Coord mfma32x32Element(int64_t lane, int64_t reg);
 /// The inverse: who holds element (row, col) of the 32x32 result.
 Slot mfma32x32Slot(Coord element);
 
-/// The A-operand element (row m, column k of the 32x8 A tile) that lane
-/// `lane` holds in element `i` (0..3): row lane mod 32, column
-/// 4 (lane / 32) + i.
-Coord mfma32x32OperandA(int64_t lane, int64_t i);
+/// The A-operand element (row m, column k of the 32 x 2p A tile) that lane
+/// `lane` holds in element `i` (0..p-1), p = `perLane` (4 of 16 bits, 8 of
+/// fp8): row lane mod 32, column p (lane / 32) + i.
+Coord mfma32x32OperandA(int64_t lane, int64_t i, int64_t perLane = 4);
 
-/// The B-operand element (row k, column n of the 8x32 B tile) that lane
-/// `lane` holds in element `i`: row 4 (lane / 32) + i, column lane mod 32.
-Coord mfma32x32OperandB(int64_t lane, int64_t i);
+/// The B-operand element (row k, column n of the 2p x 32 B tile) that lane
+/// `lane` holds in element `i`: row p (lane / 32) + i, column lane mod 32.
+Coord mfma32x32OperandB(int64_t lane, int64_t i, int64_t perLane = 4);
 
 /// The LDS bank of byte `offset` (CDNA3 ISA, "Local Data Share": 32 banks,
 /// each 4 bytes wide, consecutive dwords in consecutive banks).

@@ -36,6 +36,10 @@ struct TargetModel {
   int64_t sms = 0;         // streaming multiprocessors
   double clockGHz = 0;     // sustained SM clock under tensor load
   double tensorFlopsPerCycle = 0; // dense bf16 FLOP per SM and cycle
+  /// Dense fp8 FLOP per SM and cycle where the chip's lowering multiplies
+  /// fp8 on the matrix unit; 0 where it multiplies them on the vector lanes
+  /// (widening each element first).
+  double fp8TensorFlopsPerCycle = 0;
   double cudaOpsPerCycle = 0;     // fp32 lanes per SM
   double sfuOpsPerCycle = 0;      // exp, log, rsqrt per SM and cycle
   double l2BytesPerCycle = 0;     // L2 -> SM bytes per SM and cycle
@@ -59,6 +63,8 @@ struct TargetModel {
   /// where its operands are held: 0 where the unit reads shared memory by
   /// descriptor (wgmma); CDNA's lowering reads MFMA operands per lane.
   double mmaOperandOpsPerFlop = 0;
+  /// The same per FLOP of an fp8 dot on the matrix unit.
+  double fp8MmaOperandOpsPerFlop = 0;
   /// Whether the chip's lowering stages a dot's operands that are not ring
   /// slots in shared memory (Hopper's wgmma reads shared memory; CDNA's
   /// MFMA reads registers).

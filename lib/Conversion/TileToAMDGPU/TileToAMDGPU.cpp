@@ -3,7 +3,8 @@
 // Part of the TileTag project.
 //
 // The AMD CDNA target of the kernel lowering (TileToGPU/): dots on MFMA
-// (v_mfma_f32_16x16x16 bf16/f16, wave64), loads with padding as buffer loads
+// (v_mfma_f32_32x32x8 / 16x16x16 for bf16 and f16, 32x32x16 / 16x16x32 for
+// CDNA3's fp8; wave64), loads with padding as buffer loads
 // whose hardware bounds check gives the zero padding without a branch; and
 // the `tiletag-convert-to-amdgpu` pass. Hopper's schedule constructs are
 // translated (docs/Lowering.md):
@@ -55,15 +56,20 @@ namespace {
 
 constexpr int64_t kWaveSize = 64;
 /// An MFMA shape: its result blocks are mn x mn, it contracts k per
-/// instruction, and each lane holds `regs` f32 of a block; the layouts say
-/// which elements (CDNA3 ISA, checked in LayoutsTest). Each lane supplies 4
-/// elements of A and of B; a coordinate is a part that depends on the lane
-/// plus one that depends on the element or register.
+/// instruction with 16-bit inputs (2k with fp8), and each lane holds `regs`
+/// f32 of a block; the layouts say which elements (CDNA3 ISA, checked in
+/// LayoutsTest). Each lane supplies 8 bytes of A and of B (operandElements);
+/// a coordinate is a part that depends on the lane plus one that depends on
+/// the element or register.
 struct MfmaShape {
   int64_t mn, k, regs;
   layout::Coord (*element)(int64_t lane, int64_t reg);
-  layout::Coord (*operandA)(int64_t lane, int64_t i);
-  layout::Coord (*operandB)(int64_t lane, int64_t i);
+  layout::Coord (*operandA)(int64_t lane, int64_t i, int64_t perLane);
+  layout::Coord (*operandB)(int64_t lane, int64_t i, int64_t perLane);
+  /// The contracted extent of one instruction on `et` inputs.
+  int64_t kOf(Type et) const { return k * operandElements(et) / 4; }
+  /// The elements of one operand a lane supplies: 8 bytes of them.
+  static int64_t operandElements(Type et) { return 8 / byteWidth(et); }
 };
 const MfmaShape kMfma16x16x16{16, 16, 4, layout::mfma16x16Element,
                               layout::mfma16x16OperandA,
@@ -269,19 +275,36 @@ std::string AMDGPUTarget::whyNotMma(KernelLowering &k, tile::DotOp dot) {
   auto rhsType = cast<RankedTensorType>(dot.getRhs().getType());
   auto type = cast<RankedTensorType>(dot.getType());
   Type et = lhsType.getElementType();
-  if ((!et.isBF16() && !et.isF16()) || rhsType.getElementType() != et ||
-      !type.getElementType().isF32())
-    return "MFMA multiplies bf16 or f16 inputs into f32 here";
+  if (rhsType.getElementType() != et || !type.getElementType().isF32())
+    return "MFMA multiplies two inputs of one type into f32 here";
+  if (isFp8(et)) {
+    // CDNA3 multiplies the FNUZ encodings (no infinities, one NaN); CDNA2
+    // has no fp8 MFMA.
+    if (chip == "gfx90a")
+      return "gfx90a (CDNA2) has no fp8 MFMA";
+    if (!isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(et)) {
+      std::string name;
+      llvm::raw_string_ostream os(name);
+      os << et;
+      return chip + "'s MFMA multiplies the FNUZ fp8 types (f8E4M3FNUZ, "
+                    "f8E5M2FNUZ), not " +
+             name;
+    }
+  } else if (!et.isBF16() && !et.isF16()) {
+    return "MFMA multiplies bf16, f16 or fp8 inputs into f32 here";
+  }
   int64_t m = type.getDimSize(0), n = type.getDimSize(1),
           kk = lhsType.getDimSize(1);
-  if (std::string why = layout::mfmaShapeProblem(m, kk, n, 2); !why.empty())
+  if (std::string why = layout::mfmaShapeProblem(m, kk, n, byteWidth(et));
+      !why.empty())
     return why;
   MfmaTiling t(m, n,
                warpgroupsOf(k.kernel, dot) * kWarpgroupThreads / kWaveSize);
+  int64_t kInstr = t.shape->kOf(et);
   std::string shape = std::to_string(t.shape->mn) + "x" +
                       std::to_string(t.shape->mn) + "x" +
-                      std::to_string(t.shape->k);
-  if (m % t.shape->mn || n % t.shape->mn || kk % t.shape->k)
+                      std::to_string(kInstr);
+  if (m % t.shape->mn || n % t.shape->mn || kk % kInstr)
     return "its " + std::to_string(m) + "x" + std::to_string(n) + "x" +
            std::to_string(kk) + " shape is not made of " + shape +
            " blocks, the MFMA shape its result's blocks divide among the "
@@ -330,11 +353,12 @@ Value AMDGPUTarget::zeroAccumulator(KernelLowering &k, RankedTensorType type) {
       k.b, k.loc, DenseElementsAttr::get(vecType, k.b.getF32FloatAttr(0.0)));
 }
 
-/// Lane l of the wave supplies, per MFMA step, 4 elements of A and of B
-/// (layout::mfma16x16OperandA/B, mfma32x32OperandA/B): row l mod mn of A
-/// and column l mod mn of B, at contracted index 4 (l / mn) + i. Each is a
-/// part that depends on the lane plus one that depends on i (checked in
-/// LayoutsTest), so only the first is computed at run time.
+/// Lane l of the wave supplies, per MFMA step, p elements of A and of B (p
+/// = 4 of 16 bits, 8 of fp8; layout::mfma16x16OperandA/B,
+/// mfma32x32OperandA/B): row l mod mn of A and column l mod mn of B, at
+/// contracted index p (l / mn) + i. Each is a part that depends on the lane
+/// plus one that depends on i (checked in LayoutsTest), so only the first
+/// is computed at run time.
 FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
                                        schedule::AsyncOp, ArrayRef<Value>,
                                        Value acc) {
@@ -345,25 +369,27 @@ FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
   Type et = lhsType.getElementType();
   MfmaTiling t = tiling(k, type);
   const MfmaShape &shape = *t.shape;
-  auto fragType = VectorType::get({4}, et);
+  int64_t perLane = MfmaShape::operandElements(et);
+  int64_t kInstr = shape.kOf(et);
+  auto fragType = VectorType::get({perLane}, et);
   auto blockType = VectorType::get({shape.regs}, b.getF32Type());
 
   auto loop = scf::ForOp::create(b, loc, k.idx(0),
-                                 k.idx(lhsType.getDimSize(1) / shape.k),
+                                 k.idx(lhsType.getDimSize(1) / kInstr),
                                  k.idx(1), ValueRange{acc});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value kBase =
-      arith::MulIOp::create(b, loc, loop.getInductionVar(), k.idx(shape.k));
+      arith::MulIOp::create(b, loc, loop.getInductionVar(), k.idx(kInstr));
   Value result = loop.getRegionIterArgs()[0];
   for (int64_t j = 0; j < t.blocksPerWave(); ++j) {
     WaveBlock wb = waveBlock(k, t, j);
     Value laneMn = arith::RemUIOp::create(b, loc, wb.lane, k.idx(shape.mn));
-    Value quad4 = arith::MulIOp::create(
+    Value laneK = arith::MulIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, wb.lane, k.idx(shape.mn)),
-        k.idx(4));
+        k.idx(perLane));
     Value aRow = arith::AddIOp::create(b, loc, wb.row, laneMn);
-    Value aCol = arith::AddIOp::create(b, loc, kBase, quad4);
+    Value aCol = arith::AddIOp::create(b, loc, kBase, laneK);
     Value bRow = aCol;
     Value bCol = arith::AddIOp::create(b, loc, wb.col, laneMn);
     // A lane's A elements lie along a row (operandA(0, i) = (0, i)): one
@@ -371,9 +397,9 @@ FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
     std::optional<Value> aFrag = rowFragment(k, dot.getLhs(), aRow, aCol,
                                              fragType);
     SmallVector<Value> aElems, bElems;
-    for (int64_t i = 0; i < 4; ++i) {
-      layout::Coord offA = shape.operandA(0, i);
-      layout::Coord offB = shape.operandB(0, i);
+    for (int64_t i = 0; i < perLane; ++i) {
+      layout::Coord offA = shape.operandA(0, i, perLane);
+      layout::Coord offB = shape.operandB(0, i, perLane);
       if (!aFrag) {
         FailureOr<Value> a = k.element(
             dot.getLhs(),
@@ -404,7 +430,7 @@ FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
       put.push_back(r / shape.regs == j ? t.registers() + r % shape.regs : r);
     Value c = vector::ShuffleOp::create(b, loc, result, result, take);
     Value d = amdgpu::MFMAOp::create(b, loc, blockType, shape.mn, shape.mn,
-                                     shape.k, /*blocks=*/1, *aFrag, bFrag, c);
+                                     kInstr, /*blocks=*/1, *aFrag, bFrag, c);
     result = vector::ShuffleOp::create(b, loc, result, d, put);
   }
   scf::YieldOp::create(b, loc, result);
@@ -421,11 +447,12 @@ FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
   return loop.getResult(0);
 }
 
-/// The 4 elements (row, col .. col + 3) of `tile`, col a multiple of 4, as
-/// one 8-byte LDS read where the tile is a ring slot of 16-bit elements
-/// whose rows hold a multiple of 4: row-major, or under the 128-byte XOR
-/// swizzle, which moves whole 16-byte chunks, the 4 stay together and
-/// 8-byte aligned. Nothing otherwise (read them one by one).
+/// The p elements (row, col .. col + p - 1) of `tile` that fill 8 bytes (p
+/// = 4 of 16 bits, 8 of fp8), col a multiple of p, as one 8-byte LDS read
+/// where the tile is a ring slot whose rows hold a multiple of p:
+/// row-major, or under the 128-byte XOR swizzle, which moves whole 16-byte
+/// chunks, the p stay together and 8-byte aligned. Nothing otherwise (read
+/// them one by one).
 std::optional<Value> AMDGPUTarget::rowFragment(KernelLowering &k, Value tile,
                                                Value row, Value col,
                                                VectorType type) {
@@ -433,9 +460,11 @@ std::optional<Value> AMDGPUTarget::rowFragment(KernelLowering &k, Value tile,
   if (it == k.tiles.end() || it->second.kind != TileRep::Shared)
     return std::nullopt;
   Ring &ring = *it->second.ring;
-  if (ring.tile.size() != 2 || byteWidth(ring.type.getElementType()) != 2 ||
+  int64_t p = type.getNumElements();
+  if (ring.tile.size() != 2 ||
+      byteWidth(ring.type.getElementType()) * p != 8 ||
       ring.type.getElementType() != type.getElementType() ||
-      ring.tile[1] % 4 != 0)
+      ring.tile[1] % p != 0)
     return std::nullopt;
   Value view = k.sharedView(ring, type.getElementType());
   Value at = k.sharedElementIndex(ring, it->second.value, {row, col});
@@ -488,7 +517,8 @@ Value AMDGPUTarget::maskedLoad(KernelLowering &k, Value memref,
   else if (auto i = dyn_cast<IntegerAttr>(padding))
     zero = i.getValue().isZero();
   bool loadable = et.isF32() || et.isF16() || et.isBF16() ||
-                  et.isInteger(32) || et.isInteger(16) || et.isInteger(8);
+                  et.isInteger(32) || et.isInteger(16) || et.isInteger(8) ||
+                  isFp8(et);
   if (!zero || !loadable || !isa<BlockArgument>(memref) ||
       !type.getLayout().isIdentity() || type.getMemorySpace())
     return Value();

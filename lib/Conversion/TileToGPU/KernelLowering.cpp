@@ -38,6 +38,117 @@ int64_t conversion::byteWidth(Type t) {
   return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
 }
 
+bool conversion::isFp8(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+             Float8E5M2FNUZType>(t);
+}
+
+/// value = mantissa * 2^(exponent - bias - mantissa bits), the mantissa with
+/// its implicit 1 where the exponent field is nonzero (else subnormal, at
+/// the smallest normal's exponent); the power of two is built as f32 bits.
+/// The codes that are NaN or infinite in the format are selected one by one.
+Value conversion::decodeFp8ToF32(OpBuilder &b, Location loc, Value v) {
+  const llvm::fltSemantics &sem =
+      cast<FloatType>(v.getType()).getFloatSemantics();
+  int64_t mBits = llvm::APFloat::semanticsPrecision(sem) - 1;
+  int64_t minExp = llvm::APFloat::semanticsMinExponent(sem);
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto c = [&](int64_t x) {
+    return b.createOrFold<arith::ConstantOp>(loc, b.getI32IntegerAttr(x));
+  };
+  Value bits = b.createOrFold<arith::ExtUIOp>(
+      loc, i32, b.createOrFold<arith::BitcastOp>(loc, b.getI8Type(), v));
+  Value field = b.createOrFold<arith::AndIOp>(
+      loc, b.createOrFold<arith::ShRUIOp>(loc, bits, c(mBits)),
+      c((1 << (7 - mBits)) - 1));
+  Value frac = b.createOrFold<arith::AndIOp>(loc, bits, c((1 << mBits) - 1));
+  Value normal = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                               field, c(0));
+  Value mant = b.createOrFold<arith::SelectOp>(
+      loc, normal, b.createOrFold<arith::OrIOp>(loc, frac, c(1 << mBits)),
+      frac);
+  Value exp = b.createOrFold<arith::AddIOp>(
+      loc, b.createOrFold<arith::MaxUIOp>(loc, field, c(1)),
+      c(minExp - 1 - mBits + 127));
+  Value scale = b.createOrFold<arith::BitcastOp>(
+      loc, f32, b.createOrFold<arith::ShLIOp>(loc, exp, c(23)));
+  Value value = b.createOrFold<arith::MulFOp>(
+      loc, b.createOrFold<arith::UIToFPOp>(loc, f32, mant), scale);
+  Value negative = b.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::uge, bits, c(0x80));
+  value = b.createOrFold<arith::SelectOp>(
+      loc, negative, b.createOrFold<arith::NegFOp>(loc, value), value);
+  for (int64_t code = 0; code < 256; ++code) {
+    llvm::APFloat x(sem, llvm::APInt(8, code));
+    if (!x.isNaN() && !x.isInfinity())
+      continue;
+    bool lost;
+    x.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    value = b.createOrFold<arith::SelectOp>(
+        loc,
+        b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, bits,
+                                      c(code)),
+        b.createOrFold<arith::ConstantOp>(loc, b.getFloatAttr(f32, x)), value);
+  }
+  return value;
+}
+
+/// The first arith or math op under `root` that computes on fp8 values
+/// other than by widening them (arith.extf) or moving them.
+static Operation *unloweredFp8Arithmetic(Operation *root) {
+  auto holdsFp8 = [](Type t) { return isFp8(getElementTypeOrSelf(t)); };
+  Operation *found = nullptr;
+  root->walk([&](Operation *op) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<arith::ConstantOp, arith::SelectOp, arith::BitcastOp,
+            arith::ExtFOp>(op))
+      return WalkResult::advance();
+    if (llvm::any_of(op->getOperandTypes(), holdsFp8) ||
+        llvm::any_of(op->getResultTypes(), holdsFp8)) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+LogicalResult conversion::checkFp8Arithmetic(Operation *root) {
+  Operation *op = unloweredFp8Arithmetic(root);
+  if (!op)
+    return success();
+  Type t = op->getNumResults() && isFp8(getElementTypeOrSelf(
+                                      op->getResult(0).getType()))
+               ? op->getResult(0).getType()
+               : op->getOperand(0).getType();
+  return op->emitError() << "'" << op->getName() << "' on "
+                         << getElementTypeOrSelf(t)
+                         << " values is not lowered: fp8 values are loaded, "
+                            "copied, multiplied (tile.dot) and widened to f32 "
+                            "(arith.extf) here; keep results in f32, bf16 or "
+                            "f16";
+}
+
+LogicalResult conversion::legalizeFp8(gpu::GPUFuncOp func) {
+  if (failed(checkFp8Arithmetic(func)))
+    return failure();
+  SmallVector<arith::ExtFOp> widen;
+  func.walk([&](arith::ExtFOp ext) {
+    if (isFp8(ext.getIn().getType()))
+      widen.push_back(ext);
+  });
+  for (arith::ExtFOp ext : widen) {
+    OpBuilder b(ext);
+    Value v = decodeFp8ToF32(b, ext.getLoc(), ext.getIn());
+    if (!ext.getType().isF32())
+      v = arith::ExtFOp::create(b, ext.getLoc(), ext.getType(), v);
+    ext.replaceAllUsesWith(v);
+    ext.erase();
+  }
+  return success();
+}
+
 int64_t Ring::slotBytes() const {
   int64_t n = byteWidth(type.getElementType());
   for (int64_t d : tile)
@@ -1298,7 +1409,7 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
                          "mapping");
     return WalkResult::interrupt();
   });
-  if (mapped.wasInterrupted())
+  if (mapped.wasInterrupted() || failed(checkFp8Arithmetic(kernel)))
     return failure();
   if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
           schedule::ScheduleDialect::kLaunchAttrName);
@@ -1569,7 +1680,8 @@ LogicalResult conversion::lowerKernels(
   for (tile::KernelOp kernel : kernels) {
     std::unique_ptr<LoweringTarget> target = makeTarget();
     KernelLowering lowering(kernel, b, *target);
-    if (failed(lowering.run()))
+    FailureOr<gpu::GPUFuncOp> func = lowering.run();
+    if (failed(func) || failed(legalizeFp8(*func)))
       return failure();
   }
   for (tile::KernelOp kernel : kernels)

@@ -41,7 +41,7 @@ tile.kernel @f32_dot(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf3
   %b = tile.load %B[%c0, %c0] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
   %zero = arith.constant dense<0.0> : tensor<64x64xf32>
   %d = schedule.async wgmma {
-    // expected-error @below {{cannot be lowered to AMDGPU: the schedule runs this tile.dot on wgmma, which cannot serve it: MFMA multiplies bf16 or f16 inputs into f32 here}}
+    // expected-error @below {{cannot be lowered to AMDGPU: the schedule runs this tile.dot on wgmma, which cannot serve it: MFMA multiplies bf16, f16 or fp8 inputs into f32 here}}
     %r = tile.dot %a, %b, %zero : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
     schedule.yield %r : tensor<64x64xf32>
   } : tensor<64x64xf32>
@@ -67,5 +67,41 @@ tile.kernel @odd_blocks(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?
     schedule.yield %r : tensor<16x48xf32>
   } : tensor<16x48xf32>
   tile.store %d, %C[%c0, %c0] : tensor<16x48xf32> -> memref<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// gfx942's MFMA multiplies the FNUZ fp8 encodings; the OCP ones (Hopper's,
+// gfx950's) have no MFMA here.
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @ocp_fp8(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C: memref<?x?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 1>} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] padding(0.0 : f8E4M3FN) : memref<?x?xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+  %b = tile.load %B[%c0, %c0] padding(0.0 : f8E4M3FN) : memref<?x?xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = schedule.async mfma {
+    // expected-error @below {{the schedule runs this tile.dot on mfma, which cannot serve it: gfx942's MFMA multiplies the FNUZ fp8 types (f8E4M3FNUZ, f8E5M2FNUZ), not f8E4M3FN}}
+    %r = tile.dot %a, %b, %zero : tensor<64x64xf8E4M3FN>, tensor<64x64xf8E4M3FN> -> tensor<64x64xf32>
+    schedule.yield %r : tensor<64x64xf32>
+  } : tensor<64x64xf32>
+  tile.store %d, %C[%c0, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// fp8 values are loaded, copied, multiplied and widened; rounding to fp8
+// is refused at the op that asks for it.
+tile.kernel @round_to_fp8(%A: memref<?x?xf8E4M3FNUZ>, %B: memref<?x?xf8E4M3FNUZ>, %C: memref<?x?xf8E4M3FNUZ>) grid(1) {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] padding(0.0 : f8E4M3FNUZ) : memref<?x?xf8E4M3FNUZ> -> tensor<64x64xf8E4M3FNUZ>
+  %b = tile.load %B[%c0, %c0] padding(0.0 : f8E4M3FNUZ) : memref<?x?xf8E4M3FNUZ> -> tensor<64x64xf8E4M3FNUZ>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tile.dot %a, %b, %zero : tensor<64x64xf8E4M3FNUZ>, tensor<64x64xf8E4M3FNUZ> -> tensor<64x64xf32>
+  // expected-error @below {{'arith.truncf' on 'f8E4M3FNUZ' values is not lowered: fp8 values are loaded, copied, multiplied (tile.dot) and widened to f32 (arith.extf) here; keep results in f32, bf16 or f16}}
+  %q = arith.truncf %d : tensor<64x64xf32> to tensor<64x64xf8E4M3FNUZ>
+  tile.store %q, %C[%c0, %c0] : tensor<64x64xf8E4M3FNUZ> -> memref<?x?xf8E4M3FNUZ>
   tile.return
 }

@@ -350,8 +350,19 @@ tile.kernel @dot_acc_shape() grid(1) {
 tile.kernel @dot_input_type() grid(1) {
   %a = arith.constant dense<0> : tensor<16x16xi8>
   %c = arith.constant dense<0.0> : tensor<16x16xf32>
-  // expected-error @+1 {{input element type must be bf16, f16 or f32, got 'i8'}}
+  // expected-error @+1 {{input element type must be bf16, f16, f32 or an fp8 type (f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ), got 'i8'}}
   %d = tile.dot %a, %a, %c : tensor<16x16xi8>, tensor<16x16xi8> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dot_mixed_fp8() grid(1) {
+  %a = arith.constant dense<0.0> : tensor<16x16xf8E4M3FNUZ>
+  %b = arith.constant dense<0.0> : tensor<16x16xf8E5M2FNUZ>
+  %c = arith.constant dense<0.0> : tensor<16x16xf32>
+  // expected-error @+1 {{lhs and rhs element types differ ('f8E4M3FNUZ' vs 'f8E5M2FNUZ')}}
+  %d = tile.dot %a, %b, %c : tensor<16x16xf8E4M3FNUZ>, tensor<16x16xf8E5M2FNUZ> -> tensor<16x16xf32>
   tile.return
 }
 

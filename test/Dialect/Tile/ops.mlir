@@ -77,6 +77,18 @@ tile.kernel @compute() grid(1) {
   %d16 = tile.dot %h, %h, %acc16 : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
   // CHECK: tile.dot {{.*}} : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
   %d32 = tile.dot %f, %f, %acc16 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  %e4 = arith.constant dense<1.0> : tensor<16x16xf8E4M3FN>
+  %e5 = arith.constant dense<1.0> : tensor<16x16xf8E5M2>
+  %e4z = arith.constant dense<1.0> : tensor<16x16xf8E4M3FNUZ>
+  %e5z = arith.constant dense<1.0> : tensor<16x16xf8E5M2FNUZ>
+  // CHECK: tile.dot {{.*}} : tensor<16x16xf8E4M3FN>, tensor<16x16xf8E4M3FN> -> tensor<16x16xf32>
+  %p0 = tile.dot %e4, %e4, %acc16 : tensor<16x16xf8E4M3FN>, tensor<16x16xf8E4M3FN> -> tensor<16x16xf32>
+  // CHECK: tile.dot {{.*}} : tensor<16x16xf8E5M2>, tensor<16x16xf8E5M2> -> tensor<16x16xf32>
+  %p1 = tile.dot %e5, %e5, %acc16 : tensor<16x16xf8E5M2>, tensor<16x16xf8E5M2> -> tensor<16x16xf32>
+  // CHECK: tile.dot {{.*}} : tensor<16x16xf8E4M3FNUZ>, tensor<16x16xf8E4M3FNUZ> -> tensor<16x16xf32>
+  %p2 = tile.dot %e4z, %e4z, %acc16 : tensor<16x16xf8E4M3FNUZ>, tensor<16x16xf8E4M3FNUZ> -> tensor<16x16xf32>
+  // CHECK: tile.dot {{.*}} : tensor<16x16xf8E5M2FNUZ>, tensor<16x16xf8E5M2FNUZ> -> tensor<16x16xf32>
+  %p3 = tile.dot %e5z, %e5z, %acc16 : tensor<16x16xf8E5M2FNUZ>, tensor<16x16xf8E5M2FNUZ> -> tensor<16x16xf32>
   // CHECK: tile.reduce sum %{{.*}} axis 1 : tensor<128x32xf32> -> tensor<128xf32>
   %s = tile.reduce sum %d axis 1 : tensor<128x32xf32> -> tensor<128xf32>
   // CHECK: tile.reduce max %{{.*}} axis 0 : tensor<128x32xf32> -> tensor<32xf32>

@@ -301,6 +301,24 @@ LogicalResult
 lowerKernels(ModuleOp module, bool allowUnverified,
              function_ref<std::unique_ptr<LoweringTarget>()> makeTarget);
 
+/// Whether `t` is one of the fp8 types tile.dot accepts (f8E4M3FN, f8E5M2,
+/// f8E4M3FNUZ, f8E5M2FNUZ).
+bool isFp8(Type t);
+
+/// The f32 value of fp8 scalar `v`, decoded from its bits with integer
+/// arithmetic (exact: every fp8 value is an f32). The LLVM back ends have no
+/// fp8 type to extend from. Folds to a constant for a constant `v`.
+Value decodeFp8ToF32(OpBuilder &b, Location loc, Value v);
+
+/// Refuses, at the op, arithmetic on fp8 values under `root` other than
+/// widening them (arith.extf): rounding to fp8, fp8 compares. fp8 values
+/// are loaded, copied, multiplied (tile.dot) and widened here, nothing else.
+LogicalResult checkFp8Arithmetic(Operation *root);
+
+/// Replaces each arith.extf from an fp8 type in lowered `func` by
+/// decodeFp8ToF32 (after checkFp8Arithmetic).
+LogicalResult legalizeFp8(gpu::GPUFuncOp func);
+
 /// Whether `ring`'s slots can take the 128-byte swizzle: 2-D, rows a
 /// multiple of 128 bytes.
 bool fitsSwizzle128B(const Ring &ring);

@@ -461,8 +461,12 @@ LogicalResult DotOp::verify() {
                          << " must be " << m << "x" << n
                          << " (lhs rows x rhs columns)";
   Type in = lhs.getElementType();
-  if (!(in.isBF16() || in.isF16() || in.isF32()))
-    return emitOpError() << "input element type must be bf16, f16 or f32, got "
+  bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+                 Float8E5M2FNUZType>(in);
+  if (!(in.isBF16() || in.isF16() || in.isF32() || fp8))
+    return emitOpError() << "input element type must be bf16, f16, f32 or an "
+                            "fp8 type (f8E4M3FN, f8E5M2, f8E4M3FNUZ, "
+                            "f8E5M2FNUZ), got "
                          << in;
   if (rhs.getElementType() != in)
     return emitOpError() << "lhs and rhs element types differ (" << in << " vs "

@@ -314,9 +314,11 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let summary = "matrix multiply-accumulate of two tiles";
   let description = [{
     `result = lhs * rhs + acc` for an `M x K` and a `K x N` tile with an
-    `M x N` accumulator. Inputs are bf16, f16 or f32 (both the same);
-    the accumulator and result are f32. Products are formed and summed in
-    f32.
+    `M x N` accumulator. Inputs are bf16, f16, f32 or an fp8 type
+    (f8E4M3FN and f8E5M2, the OCP encodings; f8E4M3FNUZ and f8E5M2FNUZ, the
+    ones CDNA3's MFMA multiplies), both the same; the accumulator and result
+    are f32. Products are formed and summed in f32 (every fp8 and 16-bit
+    product is exact in f32).
 
     <!-- doctest: kernel() given %a = arith.constant dense<0.0> : tensor<128x64xbf16>; %b = arith.constant dense<0.0> : tensor<64x128xbf16>; %acc = arith.constant dense<0.0> : tensor<128x128xf32> -->
     ```mlir

@@ -1,0 +1,18 @@
+// The K loop of @gemm staged through 4-slot TMA rings, a producer and a
+// consumer warpgroup, the dots on wgmma (examples/scripts/gemm.mlir without
+// its verify step).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %kernel = transform.structured.match ops{["tile.kernel"]} attributes {sym_name = "gemm"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %k_loop = transform.structured.match ops{["scf.for"]} in %kernel
+        : (!transform.any_op) -> !transform.any_op
+    %staged = transform.tiletag.stage_loads %k_loop stages(4)
+        : (!transform.any_op) -> !transform.any_op
+    %specialized = transform.tiletag.warp_specialize %staged {producer_regs = 40, consumer_regs = 232}
+        : (!transform.any_op) -> !transform.any_op
+    %async = transform.tiletag.async_mma %specialized wait_depth(1)
+        : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
