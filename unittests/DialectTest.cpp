@@ -137,13 +137,20 @@ TEST_F(DialectTest, LaunchAttrChecks) {
     return success();
   });
   EXPECT_TRUE(schedule::LaunchAttr::getChecked(emitError, &context, int64_t{3},
-                                               ArrayRef<int64_t>{2, 1}));
+                                               ArrayRef<int64_t>{2, 1},
+                                               int64_t{0}));
   EXPECT_FALSE(schedule::LaunchAttr::getChecked(emitError, &context, int64_t{0},
-                                                ArrayRef<int64_t>{}));
+                                                ArrayRef<int64_t>{}, int64_t{0}));
   EXPECT_NE(message.find("warpgroups must be 1 to 8"), std::string::npos);
   EXPECT_FALSE(schedule::LaunchAttr::getChecked(emitError, &context, int64_t{1},
-                                                ArrayRef<int64_t>{8, 4}));
+                                                ArrayRef<int64_t>{8, 4},
+                                                int64_t{0}));
   EXPECT_NE(message.find("at most 16 programs"), std::string::npos);
+  EXPECT_TRUE(schedule::LaunchAttr::getChecked(emitError, &context, int64_t{2},
+                                               ArrayRef<int64_t>{}, int64_t{2}));
+  EXPECT_FALSE(schedule::LaunchAttr::getChecked(emitError, &context, int64_t{1},
+                                                ArrayRef<int64_t>{}, int64_t{33}));
+  EXPECT_NE(message.find("occupancy must be 1 to 32"), std::string::npos);
   EXPECT_FALSE(
       schedule::MBarrierType::getChecked(emitError, &context, int64_t{0}));
 }

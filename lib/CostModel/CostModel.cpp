@@ -280,6 +280,7 @@ struct KernelFacts {
   llvm::SmallPtrSet<Operation *, 4> rolesWithDots;
   int64_t consumerRoles = 0;
   int64_t warpgroups = 1;
+  int64_t occupancy = 0; // programs per SM asked for (schedule.launch)
   int64_t sharedBytes = 0;
   std::optional<int64_t> roleRegisters; // sum over warpgroups, per thread
   /// Matrix-unit time of an fp8 FLOP relative to a bf16 one, or 0 where
@@ -868,8 +869,10 @@ KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model) {
   if (model.fp8TensorFlopsPerCycle > 0)
     facts.fp8MmaCost = model.tensorFlopsPerCycle / model.fp8TensorFlopsPerCycle;
   if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
-          schedule::ScheduleDialect::kLaunchAttrName))
+          schedule::ScheduleDialect::kLaunchAttrName)) {
     facts.warpgroups = launch.getWarpgroups();
+    facts.occupancy = launch.getOccupancy();
+  }
   llvm::DenseMap<int64_t, int64_t> regsOfWarpgroup;
   kernel.walk([&](Operation *op) {
     if (auto alloc = dyn_cast<tile::AllocSharedOp>(op)) {
@@ -1040,6 +1043,19 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
     est.assumptions.push_back(
         "registers per thread not given (ptxas): " +
         std::to_string(m.defaultRegistersPerThread) + " assumed");
+  }
+  // Asked for `occupancy` programs per SM, the register allocator keeps
+  // each thread to its share (code that needs more spills: the agent
+  // measures it on the compiled kernel and passes its registers).
+  if (facts.occupancy && !options.registersPerThread) {
+    int64_t share =
+        m.registersPerSM / (facts.occupancy * est.threadsPerCTA) / 8 * 8;
+    if (share < est.registersPerThread) {
+      est.registersPerThread = share;
+      est.assumptions.push_back("registers per thread capped at " +
+                                std::to_string(share) + " by occupancy " +
+                                std::to_string(facts.occupancy));
+    }
   }
   if (est.sharedBytes > m.sharedBytesPerCTA)
     return mlir::emitError(kernel.getLoc(), "cost model: ")

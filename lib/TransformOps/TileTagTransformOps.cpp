@@ -49,6 +49,18 @@ rewritten(Operation *kernel, Operation *result,
   return DiagnosedSilenceableFailure::success();
 }
 
+/// Gives the kernel's schedule.launch `warpgroups` per program, its cluster
+/// and occupancy kept.
+static void setWarpgroups(Operation *kernel, int64_t warpgroups) {
+  auto old = kernel->getAttrOfType<schedule::LaunchAttr>(
+      schedule::ScheduleDialect::kLaunchAttrName);
+  kernel->setAttr(schedule::ScheduleDialect::kLaunchAttrName,
+                  schedule::LaunchAttr::get(
+                      kernel->getContext(), warpgroups,
+                      old ? old.getCluster() : ArrayRef<int64_t>(),
+                      old ? old.getOccupancy() : 0));
+}
+
 /// Gives the kernel's tile.launch the grid extents `grid`, all else kept.
 static void setLaunchGrid(tile::KernelOp kernel, tile::LaunchAttr launch,
                           ArrayRef<AffineExpr> grid) {
@@ -1801,8 +1813,7 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
       for (Operation *op : llvm::reverse(epilogue))
         rewriter.eraseOp(op);
   }
-  kernel->setAttr(schedule::ScheduleDialect::kLaunchAttrName,
-                  schedule::LaunchAttr::get(ctx, 1 + consumers, {}));
+  setWarpgroups(kernel, 1 + consumers);
   return rewritten(kernel, loop, results);
 }
 
@@ -1941,8 +1952,7 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::issuePlainLoop(
       !served.succeeded())
     return served;
   issueDots(rewriter, dots, loop.getBody()->getTerminator(), 0, getUnit());
-  kernel->setAttr(schedule::ScheduleDialect::kLaunchAttrName,
-                  schedule::LaunchAttr::get(kernel->getContext(), 1, {}));
+  setWarpgroups(kernel, 1);
   return rewritten(kernel, loop, results);
 }
 
@@ -2376,4 +2386,27 @@ public:
 void mlir::tiletag::registerTransformDialectExtension(
     DialectRegistry &registry) {
   registry.addExtensions<TileTagTransformExtension>();
+}
+
+//===----------------------------------------------------------------------===//
+// OccupancyOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure tiletag::OccupancyOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
+  if (!kernel)
+    return notAKernel(*this, target);
+  auto old = kernel->getAttrOfType<schedule::LaunchAttr>(
+      schedule::ScheduleDialect::kLaunchAttrName);
+  rewriter.modifyOpInPlace(kernel, [&] {
+    kernel->setAttr(schedule::ScheduleDialect::kLaunchAttrName,
+                    schedule::LaunchAttr::get(
+                        kernel.getContext(), old ? old.getWarpgroups() : 1,
+                        old ? old.getCluster() : ArrayRef<int64_t>(),
+                        getPrograms()));
+  });
+  return rewritten(kernel, kernel, results);
 }

@@ -663,4 +663,41 @@ def TileTag_MapLoopOp : TileTag_TransformOp<"map_loop", [
   }];
 }
 
+def TileTag_OccupancyOp : TileTag_TransformOp<"occupancy", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "asks for at least `programs` resident programs per SM (CU)";
+  let description = [{
+    Sets the `occupancy` of the kernel's `schedule.launch` (one warpgroup,
+    if the kernel had none): at least `programs` programs resident on one
+    SM (CU) at a time. The lowerings pass it to the register allocator
+    (`.minnctapersm`; `amdgpu-waves-per-eu`), so the program's registers
+    shrink to fit (or spill: `tiletag-agent` rejects a kernel that spills),
+    and refuse the kernel where its shared memory, threads or role register
+    budgets do not leave room for that many programs. On CDNA the waves per
+    CU follow (`programs` x waves per program, over 4 SIMDs): the agent's
+    MFMA recipes choose it.
+
+    Invariants instantiated: none; occupancy changes no result.
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not a
+    `tile.kernel`. Otherwise the attribute is set, the kernel's proof
+    stamps dropped, and the result handle points to the kernel.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<32>]>:$programs);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target `programs` `(` $programs `)` attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 #endif // TILETAG_TRANSFORMOPS_TILETAGTRANSFORMOPS_TD

@@ -55,6 +55,7 @@ using namespace mlir::tiletag::conversion;
 namespace {
 
 constexpr int64_t kWaveSize = 64;
+constexpr int64_t kSimdsPerCU = 4;
 /// An MFMA shape: its result blocks are mn x mn, it contracts k per
 /// instruction with 16-bit inputs (2k with fp8), and each lane holds `regs`
 /// f32 of a block; the layouts say which elements (CDNA3 ISA, checked in
@@ -112,8 +113,9 @@ public:
   // 128-byte alignment keeps a swizzled slot's rows on the banks the
   // swizzle assigns them (32 banks of 4 bytes).
   int64_t ringAlignment() const override { return kSwizzleBytes; }
-  // 64 KiB of LDS per workgroup on CDNA2 and CDNA3.
+  // 64 KiB of LDS per workgroup on CDNA2 and CDNA3, and per CU.
   int64_t maxSharedBytes() const override { return 64 * 1024; }
+  int64_t sharedBytesPerProcessor() const override { return 64 * 1024; }
   // LDS slots of two dimensions take the 128-byte XOR swizzle: rows of a
   // 128-byte multiple as on Hopper, shorter rows (a 32-deep bf16 K slot:
   // 64 bytes) as row-major 128-byte lines. The 16 rows an MFMA A operand
@@ -139,7 +141,15 @@ public:
   }
   void planSharedExtras(KernelLowering &k) override;
   void addArguments(KernelLowering &, SmallVectorImpl<Type> &) override {}
-  void annotate(KernelLowering &, gpu::GPUFuncOp) override {}
+  // The waves of `occupancy` programs over the CU's 4 SIMDs, as the
+  // register allocator's target (amdgpu-waves-per-eu).
+  LogicalResult annotate(KernelLowering &k, gpu::GPUFuncOp func) override {
+    if (k.occupancy)
+      func->setAttr("rocdl.waves_per_eu",
+                    k.b.getI32IntegerAttr(llvm::divideCeil(
+                        k.occupancy * k.threads / kWaveSize, kSimdsPerCU)));
+    return success();
+  }
   void addABI(KernelLowering &k,
               SmallVectorImpl<NamedAttribute> &entries) override {
     entries.push_back(k.b.getNamedAttr("mfma", k.b.getBoolAttr(usesMfma)));

@@ -1433,6 +1433,24 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
                             " bytes of shared memory; " + target.lowering() +
                             " gives a program at most " +
                             std::to_string(target.maxSharedBytes()));
+  auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
+      schedule::ScheduleDialect::kLaunchAttrName);
+  threads = (launch ? launch.getWarpgroups() : 1) * kWarpgroupThreads;
+  occupancy = launch ? launch.getOccupancy() : 0;
+  // An occupancy the chip cannot give is refused, not dropped.
+  if (occupancy && occupancy * sharedBytes > target.sharedBytesPerProcessor())
+    return fail(kernel, "occupancy " + std::to_string(occupancy) + ": " +
+                            std::to_string(occupancy) + " programs of " +
+                            std::to_string(sharedBytes) +
+                            " bytes of shared memory exceed the " +
+                            std::to_string(target.sharedBytesPerProcessor()) +
+                            " of one SM (CU)");
+  if (occupancy * threads > kMaxThreadsPerProcessor)
+    return fail(kernel, "occupancy " + std::to_string(occupancy) + ": " +
+                            std::to_string(occupancy) + " programs of " +
+                            std::to_string(threads) + " threads exceed the " +
+                            std::to_string(kMaxThreadsPerProcessor) +
+                            " of one SM (CU)");
   // Pure computations whose results only reach tag ops are not lowered.
   for (bool changed = true; changed;) {
     changed = false;
@@ -1458,11 +1476,6 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
       roles.push_back(role);
   });
 
-  int64_t warpgroups = 1;
-  if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
-          schedule::ScheduleDialect::kLaunchAttrName))
-    warpgroups = launch.getWarpgroups();
-  int64_t threads = warpgroups * kWarpgroupThreads;
 
   // Signature: the kernel's operands, the target's (tensor maps), and the
   // workspace.
@@ -1474,7 +1487,8 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(
       DenseI32ArrayAttr::get(ctx, {(int32_t)threads, 1, 1}));
-  target.annotate(*this, func);
+  if (failed(target.annotate(*this, func)))
+    return failure();
 
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&func.getBody().front());

@@ -58,6 +58,8 @@ public:
   int64_t ringAlignment() const override { return kRingAlignment; }
   // sm_90's largest dynamic shared memory per CTA (227 KiB).
   int64_t maxSharedBytes() const override { return 227 * 1024; }
+  // 228 KiB of shared memory per SM, 1 KiB of it reserved per CTA.
+  int64_t sharedBytesPerProcessor() const override { return 228 * 1024; }
   // TMA's and wgmma's 128-byte swizzle.
   bool swizzles(const Ring &ring) const override {
     return fitsSwizzle128B(ring);
@@ -69,7 +71,7 @@ public:
   }
   void planSharedExtras(KernelLowering &k) override;
   void addArguments(KernelLowering &k, SmallVectorImpl<Type> &types) override;
-  void annotate(KernelLowering &k, gpu::GPUFuncOp func) override;
+  LogicalResult annotate(KernelLowering &k, gpu::GPUFuncOp func) override;
   void addABI(KernelLowering &k,
               SmallVectorImpl<NamedAttribute> &entries) override;
   void prologue(KernelLowering &k) override;
@@ -270,11 +272,28 @@ void NVGPUTarget::addArguments(KernelLowering &k,
     types.push_back(LLVM::LLVMPointerType::get(k.b.getContext()));
 }
 
-void NVGPUTarget::annotate(KernelLowering &k, gpu::GPUFuncOp func) {
-  // One CTA per multiprocessor at least (.minnctapersm): with the thread
-  // count, ptxas then knows the register count at entry, which setmaxnreg
-  // needs.
-  func->setAttr("nvvm.minctasm", k.b.getI32IntegerAttr(1));
+LogicalResult NVGPUTarget::annotate(KernelLowering &k, gpu::GPUFuncOp func) {
+  // The roles' register budgets (setmaxnreg) hold while they run: resident
+  // programs share the SM's 64 Ki registers.
+  int64_t budget = 0;
+  k.kernel.walk([&](schedule::RoleOp role) {
+    if (std::optional<uint64_t> regs = role.getRegs())
+      budget += *regs * kWarpgroupThreads * role.getWarpgroups().size();
+  });
+  constexpr int64_t kRegistersPerSM = 64 * 1024;
+  if (k.occupancy && k.occupancy * budget > kRegistersPerSM)
+    return k.fail(k.kernel,
+                  "occupancy " + std::to_string(k.occupancy) + ": " +
+                      std::to_string(k.occupancy) + " programs whose roles "
+                      "hold " + std::to_string(budget) +
+                      " registers (setmaxnreg) exceed the " +
+                      std::to_string(kRegistersPerSM) + " of one SM");
+  // At least `occupancy` CTAs per multiprocessor (.minnctapersm; 1 without
+  // one): with the thread count, ptxas then knows the register count at
+  // entry, which setmaxnreg needs, and keeps registers to that many CTAs.
+  func->setAttr("nvvm.minctasm",
+                k.b.getI32IntegerAttr(std::max<int64_t>(1, k.occupancy)));
+  return success();
 }
 
 void NVGPUTarget::addABI(KernelLowering &k,

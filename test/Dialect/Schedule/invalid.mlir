@@ -21,6 +21,27 @@ tile.kernel @launch_cluster_zero() grid(1) attributes {schedule.launch = #schedu
 
 // -----
 
+// expected-error @+1 {{occupancy must be 1 to 32 programs per SM, got 33}}
+tile.kernel @launch_occupancy_big() grid(1) attributes {schedule.launch = #schedule.launch<warpgroups = 1, occupancy = 33>} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{occupancy must be 1 to 32 programs per SM, got 0}}
+tile.kernel @launch_occupancy_zero() grid(1) attributes {schedule.launch = #schedule.launch<warpgroups = 1, occupancy = 0>} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected 'occupancy' after the cluster}}
+tile.kernel @launch_after_occupancy() grid(1) attributes {schedule.launch = #schedule.launch<warpgroups = 1, cluster = [2], cluster = [2]>} {
+  tile.return
+}
+
+// -----
+
 // expected-error @+1 {{a cluster holds at most 16 programs, got 32}}
 tile.kernel @launch_cluster_big() grid(1) attributes {schedule.launch = #schedule.launch<warpgroups = 1, cluster = [4, 8]>} {
   tile.return

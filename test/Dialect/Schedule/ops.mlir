@@ -1,6 +1,18 @@
 // RUN: tiletag-opt %s | tiletag-opt | FileCheck %s
 // RUN: tiletag-opt %s --mlir-print-op-generic | tiletag-opt | FileCheck %s
 
+// CHECK-LABEL: tile.kernel @resident
+// CHECK-SAME: schedule.launch = #schedule.launch<warpgroups = 2, occupancy = 2>
+tile.kernel @resident() grid(1) attributes {schedule.launch = #schedule.launch<warpgroups = 2, occupancy = 2>} {
+  tile.return
+}
+
+// CHECK-LABEL: tile.kernel @clustered_resident
+// CHECK-SAME: schedule.launch = #schedule.launch<warpgroups = 1, cluster = [2], occupancy = 3>
+tile.kernel @clustered_resident() grid(1) attributes {schedule.launch = #schedule.launch<warpgroups = 1, cluster = [2], occupancy = 3>} {
+  tile.return
+}
+
 // CHECK-LABEL: tile.kernel @pipeline
 // CHECK-SAME: schedule.launch = #schedule.launch<warpgroups = 3, cluster = [2, 1]>
 tile.kernel @pipeline(%A: memref<?x?xbf16>, %C: memref<?x?xf32>) grid(2)

@@ -55,6 +55,9 @@ constexpr int64_t kWarpgroupThreads = 128;
 /// Bytes of one element of `t` (index: 8).
 int64_t byteWidth(Type t);
 
+/// Threads one SM (Hopper) or CU (CDNA2, CDNA3: 32 waves of 64) holds.
+constexpr int64_t kMaxThreadsPerProcessor = 2048;
+
 /// The 128-byte swizzle of TMA and wgmma, also the bank-conflict-free LDS
 /// layout of the AMD lowering (layout::swizzle128B).
 constexpr int64_t kSwizzleBytes = 128;
@@ -104,6 +107,8 @@ public:
   /// Shared memory (dynamic, in bytes) one CTA may have, and what the chip
   /// calls it in messages.
   virtual int64_t maxSharedBytes() const = 0;
+  /// Shared memory of one SM (CU), which resident programs share.
+  virtual int64_t sharedBytesPerProcessor() const = 0;
   virtual bool swizzles(const Ring &ring) const = 0;
   /// Checks and plans the async copies (`schedule.async` regions of copy
   /// units) and anything that becomes a kernel argument.
@@ -121,8 +126,10 @@ public:
   /// Arguments after the kernel's operands (and before the workspace).
   virtual void addArguments(KernelLowering &k,
                             SmallVectorImpl<Type> &types) = 0;
-  /// Attributes on the gpu.func for the back end (compiler hints).
-  virtual void annotate(KernelLowering &k, gpu::GPUFuncOp func) = 0;
+  /// Attributes on the gpu.func for the back end (compiler hints), among
+  /// them `k.occupancy`'s; fails, at the kernel, where the target cannot
+  /// keep that many programs resident.
+  virtual LogicalResult annotate(KernelLowering &k, gpu::GPUFuncOp func) = 0;
   /// The target's entries of the kernel's interface for a runner
   /// (`tiletag.abi`), once the body is emitted.
   virtual void addABI(KernelLowering &k,
@@ -246,6 +253,8 @@ public:
   // Plans.
   llvm::MapVector<Value, Ring> rings;
   int64_t sharedBytes = 0;
+  int64_t threads = 0;   // of one program
+  int64_t occupancy = 0; // resident programs asked for (schedule.launch)
   // In program order: iteration order decides the staging layout, which
   // must not depend on pointer values.
   SetVector<Operation *> mmaDots;

@@ -41,9 +41,63 @@ void ScheduleDialect::initialize() {
       >();
 }
 
+Attribute LaunchAttr::parse(AsmParser &parser, Type) {
+  int64_t warpgroups = 0, occupancy = 0;
+  SmallVector<int64_t> cluster;
+  if (parser.parseLess() || parser.parseKeyword("warpgroups") ||
+      parser.parseEqual() || parser.parseInteger(warpgroups))
+    return {};
+  bool seenCluster = false, seenOccupancy = false;
+  while (succeeded(parser.parseOptionalComma())) {
+    if (!seenCluster && !seenOccupancy &&
+        succeeded(parser.parseOptionalKeyword("cluster"))) {
+      seenCluster = true;
+      if (parser.parseEqual() ||
+          parser.parseCommaSeparatedList(
+              AsmParser::Delimiter::Square, [&]() -> ParseResult {
+                return parser.parseInteger(cluster.emplace_back());
+              }))
+        return {};
+      continue;
+    }
+    if (seenOccupancy || parser.parseKeyword("occupancy", seenCluster
+                                                ? " after the cluster"
+                                                : " or 'cluster'") ||
+        parser.parseEqual() || parser.parseInteger(occupancy))
+      return {};
+    if (occupancy < 1) {
+      parser.emitError(parser.getCurrentLocation(),
+                       "occupancy must be 1 to 32 programs per SM, got ")
+          << occupancy;
+      return {};
+    }
+    seenOccupancy = true;
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<LaunchAttr>(parser.getContext(), warpgroups,
+                                       cluster, occupancy);
+}
+
+void LaunchAttr::print(AsmPrinter &printer) const {
+  printer << "<warpgroups = " << getWarpgroups();
+  if (!getCluster().empty()) {
+    printer << ", cluster = [";
+    llvm::interleaveComma(getCluster(), printer);
+    printer << "]";
+  }
+  if (getOccupancy())
+    printer << ", occupancy = " << getOccupancy();
+  printer << ">";
+}
+
 LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t warpgroups,
-                                 ArrayRef<int64_t> cluster) {
+                                 ArrayRef<int64_t> cluster,
+                                 int64_t occupancy) {
+  if (occupancy < 0 || occupancy > 32)
+    return emitError() << "occupancy must be 1 to 32 programs per SM, got "
+                       << occupancy;
   if (warpgroups < 1 || warpgroups > 8)
     return emitError()
            << "warpgroups must be 1 to 8 (128 to 1024 threads), got "

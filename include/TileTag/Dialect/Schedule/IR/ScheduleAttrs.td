@@ -53,24 +53,34 @@ def Schedule_MapAttr : EnumAttr<Schedule_Dialect, Schedule_ParallelLevel, "map">
 
 def Schedule_LaunchAttr : AttrDef<Schedule_Dialect, "Launch"> {
   let mnemonic = "launch";
-  let summary = "warpgroups per program and thread-block cluster shape";
+  let summary = "warpgroups per program, cluster shape and occupancy";
   let description = [{
     On a kernel, as `schedule.launch`: each program runs `warpgroups`
     warpgroups of 128 threads (1 to 8); `cluster` (optional, 1 to 3 positive
-    sizes, product at most 16) groups programs into thread-block clusters.
+    sizes, product at most 16) groups programs into thread-block clusters;
+    `occupancy` (optional, 1 to 32) asks that at least that many programs
+    be resident on one SM (CU) at a time: the lowerings tell the register
+    allocator so (`.minnctapersm` on Hopper; `amdgpu-waves-per-eu` on CDNA,
+    the waves of that many programs spread over the CU's 4 SIMDs), and
+    refuse a kernel whose shared memory, threads or role register budgets
+    leave room for fewer. It changes no result: the checkers ignore it.
 
     ```mlir
     tile.kernel @k(%X: memref<?xf32> {tile.name = "X"}) grid(2) attributes {
         schedule.launch = #schedule.launch<warpgroups = 3, cluster = [2, 1]>} {
       tile.return
     }
+    tile.kernel @two_per_cu(%X: memref<?xf32> {tile.name = "X"}) grid(1) attributes {
+        schedule.launch = #schedule.launch<warpgroups = 2, occupancy = 2>} {
+      tile.return
+    }
     ```
   }];
   let parameters = (ins "int64_t":$warpgroups,
-                        OptionalArrayRefParameter<"int64_t">:$cluster);
-  let assemblyFormat = [{
-    `<` `warpgroups` `=` $warpgroups (`,` `cluster` `=` `[` $cluster^ `]`)? `>`
-  }];
+                        OptionalArrayRefParameter<"int64_t">:$cluster,
+                        DefaultValuedParameter<"int64_t", "0">:$occupancy);
+  // <warpgroups = N[, cluster = [..]][, occupancy = K]>
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 
