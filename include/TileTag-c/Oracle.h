@@ -9,6 +9,7 @@
 |*                                                                            *|
 |* Buffers are dense, row-major, in the host form of the operand's element    *|
 |* type: f64 double, f32 float, f16 and bf16 their 16-bit patterns (uint16_t),*|
+|* the fp8 types their 8-bit patterns (uint8_t),                              *|
 |* i1 one byte (0 or 1), i8/i16/i32/i64 the signed integer of that width,     *|
 |* index int64_t. Every memref operand must be given; problem sizes are read  *|
 |* off the buffers' shapes where the launch's shapes name them (A = [M, K]),  *|

@@ -29,7 +29,8 @@ from .ir import (Context, Estimate, Kernel, Launch, Location, Module, Operand,
 from .verify import Access, Counterexample, Obligation, Point, Verdict
 from .oracle import Check, OracleResult
 from .lang import (DType, Buffer, SizeExpr, kernel, cdiv, index, i1, i8, i16,
-                   i32, i64, f16, bf16, f32, f64, program_id, num_programs, load,
+                   i32, i64, f16, bf16, f32, f64, float8_e4m3fn, float8_e5m2,
+                   float8_e4m3fnuz, float8_e5m2fnuz, program_id, num_programs, load,
                    store, dot, sum, max, min, broadcast, iota, transpose, zeros,
                    full, splat, exp, log, sqrt, rsqrt, abs, tanh, maximum, minimum,
                    where, cast, attach, field, assert_carries)

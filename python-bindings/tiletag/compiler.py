@@ -106,17 +106,24 @@ class ShapeOf:
 
 def float_text(value, elem):
     """A float literal MLIR parses exactly in `elem` (infinities and NaN as
-    bit patterns)."""
+    bit patterns). ValueError for an infinity the type does not have (the
+    fp8 types but f8E5M2)."""
     if math.isfinite(value):
         return repr(float(value))
     bits = {("f32", 1): "0x7F800000", ("f32", -1): "0xFF800000",
             ("f16", 1): "0x7C00", ("f16", -1): "0xFC00",
             ("bf16", 1): "0x7F80", ("bf16", -1): "0xFF80",
-            ("f64", 1): "0x7FF0000000000000", ("f64", -1): "0xFFF0000000000000"}
+            ("f64", 1): "0x7FF0000000000000", ("f64", -1): "0xFFF0000000000000",
+            ("f8E5M2", 1): "0x7C", ("f8E5M2", -1): "0xFC"}
     if math.isnan(value):
         return {"f32": "0x7FC00000", "f16": "0x7E00", "bf16": "0x7FC0",
-                "f64": "0x7FF8000000000000"}[elem.name]
-    return bits[(elem.name, 1 if value > 0 else -1)]
+                "f64": "0x7FF8000000000000", "f8E4M3FN": "0x7F",
+                "f8E5M2": "0x7E", "f8E4M3FNUZ": "0x80",
+                "f8E5M2FNUZ": "0x80"}[elem.name]
+    key = (elem.name, 1 if value > 0 else -1)
+    if key not in bits:
+        raise ValueError("%s has no infinity" % elem.name)
+    return bits[key]
 
 
 class Builder:
@@ -782,6 +789,12 @@ class KernelCompiler:
             raise self.error(node, "expected a Python number, not %r" % (value,))
         return value
 
+    def float_literal(self, value, elem, node):
+        try:
+            return float_text(value, elem)
+        except ValueError as error:
+            raise self.error(node, str(error))
+
     def scalar_constant(self, value, dtype, node):
         value = self.number(value, node)
         if dtype.name == "index":
@@ -789,7 +802,7 @@ class KernelCompiler:
         if dtype.name == "i1":
             text = "true" if value else "false"
         elif dtype.is_float:
-            text = float_text(float(value), dtype)
+            text = self.float_literal(float(value), dtype, node)
         else:
             text = str(int(value))
         return self.builder.op("arith.constant %s : %s" % (text, dtype.name), dtype, node, "cst")
@@ -798,7 +811,7 @@ class KernelCompiler:
         value = self.number(value, node)
         elem = ttype.elem
         if elem.is_float:
-            text = float_text(float(value), elem)
+            text = self.float_literal(float(value), elem, node)
         elif elem.name == "i1":
             text = "true" if value else "false"
         else:
@@ -1117,7 +1130,7 @@ class KernelCompiler:
         if padding is not None:
             if isinstance(padding, Value) or not isinstance(padding, (int, float)):
                 raise self.error(e, "padding is a Python number")
-            text += " padding(%s : %s)" % (float_text(float(padding), elem)
+            text += " padding(%s : %s)" % (self.float_literal(float(padding), elem, e)
                                            if elem.is_float else str(int(padding)), elem.name)
         ttype = TileType(shape, elem)
         return self.builder.op("%s : %s -> %s" % (text, buf.type.mlir(), ttype.mlir()),
@@ -1296,10 +1309,12 @@ class KernelCompiler:
                 name, v.ssa, mlir_type(v.type), mlir_type(t)), t, e)
 
         width = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "i1": 1, "i8": 8,
+                 "f8E4M3FN": 8, "f8E5M2": 8, "f8E4M3FNUZ": 8, "f8E5M2FNUZ": 8,
                  "i16": 16, "i32": 32, "i64": 64, "index": 64}
         if src.is_float and dtype.is_float:
-            if src.name in ("f16", "bf16") and dtype.name in ("f16", "bf16"):
-                raise self.error(e, "cast between f16 and bf16 through f32")
+            if width[src.name] == width[dtype.name]:
+                raise self.error(e, "cast between %s and %s through f32" % (
+                    src.name, dtype.name))
             return op("truncf" if width[dtype.name] < width[src.name] else "extf", x, rtype)
         if src.name == "index":
             if dtype.is_float:

@@ -49,7 +49,11 @@ class DType:
 
     @property
     def is_float(self):
-        return self.name in ("f16", "bf16", "f32", "f64")
+        return self.name in ("f16", "bf16", "f32", "f64") or self.is_fp8
+
+    @property
+    def is_fp8(self):
+        return self.name in FP8_NAMES
 
     @property
     def is_int(self):
@@ -69,7 +73,16 @@ f16 = DType("f16")
 bf16 = DType("bf16")
 f32 = DType("f32")
 f64 = DType("f64")
-DTYPES = {d.name: d for d in (index, i1, i8, i16, i32, i64, f16, bf16, f32, f64)}
+# fp8: the OCP encodings (Hopper's) and the FNUZ ones CDNA3's MFMA takes
+# (no infinities, one NaN, no negative zero); named as ml_dtypes names them.
+float8_e4m3fn = DType("f8E4M3FN")
+float8_e5m2 = DType("f8E5M2")
+float8_e4m3fnuz = DType("f8E4M3FNUZ")
+float8_e5m2fnuz = DType("f8E5M2FNUZ")
+FP8_NAMES = ("f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ")
+DTYPES = {d.name: d for d in (index, i1, i8, i16, i32, i64, f16, bf16, f32, f64,
+                              float8_e4m3fn, float8_e5m2, float8_e4m3fnuz,
+                              float8_e5m2fnuz)}
 
 
 class Buffer:
