@@ -49,16 +49,19 @@ rewritten(Operation *kernel, Operation *result,
   return DiagnosedSilenceableFailure::success();
 }
 
-/// Gives the kernel's schedule.launch `warpgroups` per program, its cluster
-/// and occupancy kept.
-static void setWarpgroups(Operation *kernel, int64_t warpgroups) {
+/// Sets the `warpgroups` or the `occupancy` of the kernel's schedule.launch
+/// (one warpgroup without one), the rest kept.
+static void updateLaunch(Operation *kernel, std::optional<int64_t> warpgroups,
+                         std::optional<int64_t> occupancy) {
   auto old = kernel->getAttrOfType<schedule::LaunchAttr>(
       schedule::ScheduleDialect::kLaunchAttrName);
-  kernel->setAttr(schedule::ScheduleDialect::kLaunchAttrName,
-                  schedule::LaunchAttr::get(
-                      kernel->getContext(), warpgroups,
-                      old ? old.getCluster() : ArrayRef<int64_t>(),
-                      old ? old.getOccupancy() : 0));
+  kernel->setAttr(
+      schedule::ScheduleDialect::kLaunchAttrName,
+      schedule::LaunchAttr::get(
+          kernel->getContext(),
+          warpgroups.value_or(old ? old.getWarpgroups() : 1),
+          old ? old.getCluster() : ArrayRef<int64_t>(),
+          occupancy.value_or(old ? old.getOccupancy() : 0)));
 }
 
 /// Gives the kernel's tile.launch the grid extents `grid`, all else kept.
@@ -1813,7 +1816,7 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
       for (Operation *op : llvm::reverse(epilogue))
         rewriter.eraseOp(op);
   }
-  setWarpgroups(kernel, 1 + consumers);
+  updateLaunch(kernel, 1 + consumers, std::nullopt);
   return rewritten(kernel, loop, results);
 }
 
@@ -1952,7 +1955,7 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::issuePlainLoop(
       !served.succeeded())
     return served;
   issueDots(rewriter, dots, loop.getBody()->getTerminator(), 0, getUnit());
-  setWarpgroups(kernel, 1);
+  updateLaunch(kernel, 1, std::nullopt);
   return rewritten(kernel, loop, results);
 }
 
@@ -2355,6 +2358,22 @@ DiagnosedSilenceableFailure tiletag::FuseEpilogueOp::applyToOne(
 }
 
 //===----------------------------------------------------------------------===//
+// OccupancyOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure tiletag::OccupancyOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
+  if (!kernel)
+    return notAKernel(*this, target);
+  rewriter.modifyOpInPlace(
+      kernel, [&] { updateLaunch(kernel, std::nullopt, getPrograms()); });
+  return rewritten(kernel, kernel, results);
+}
+
+//===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 
@@ -2386,27 +2405,4 @@ public:
 void mlir::tiletag::registerTransformDialectExtension(
     DialectRegistry &registry) {
   registry.addExtensions<TileTagTransformExtension>();
-}
-
-//===----------------------------------------------------------------------===//
-// OccupancyOp
-//===----------------------------------------------------------------------===//
-
-DiagnosedSilenceableFailure tiletag::OccupancyOp::applyToOne(
-    transform::TransformRewriter &rewriter, Operation *target,
-    transform::ApplyToEachResultList &results,
-    transform::TransformState &state) {
-  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
-  if (!kernel)
-    return notAKernel(*this, target);
-  auto old = kernel->getAttrOfType<schedule::LaunchAttr>(
-      schedule::ScheduleDialect::kLaunchAttrName);
-  rewriter.modifyOpInPlace(kernel, [&] {
-    kernel->setAttr(schedule::ScheduleDialect::kLaunchAttrName,
-                    schedule::LaunchAttr::get(
-                        kernel.getContext(), old ? old.getWarpgroups() : 1,
-                        old ? old.getCluster() : ArrayRef<int64_t>(),
-                        getPrograms()));
-  });
-  return rewritten(kernel, kernel, results);
 }
