@@ -8,7 +8,8 @@ estimate beside it. Also lists the kernels the lowering refuses, with why.
       [FILE.mlir ...]
 
 Without files: every bundled kernel (examples/, examples/naive/) and every
-result of examples/scripts/. Prints one Markdown table.
+result of examples/scripts/ and examples/scripts/cdna/. Prints one Markdown
+table.
 
   python3 bench/amd/metadata.py BUILD --mfma-loops FILE.mlir ...
 
@@ -39,11 +40,14 @@ def run(cmd):
 
 def scripted(opt, tmp):
     files = []
-    for script in sorted(glob.glob(os.path.join(ROOT, "examples/scripts/*.mlir"))):
+    scripts = sorted(glob.glob(os.path.join(ROOT, "examples/scripts/*.mlir")) +
+                     glob.glob(os.path.join(ROOT, "examples/scripts/cdna/*.mlir")))
+    for script in scripts:
         name = os.path.basename(script)[:-5]
+        prefix = "cdna_" if os.path.basename(os.path.dirname(script)) == "cdna" else "scripted_"
         src = os.path.join(ROOT, "examples/naive", "gemm.mlir" if name == "gemm_wide"
                            else name + ".mlir")
-        out = os.path.join(tmp, "scripted_%s.mlir" % name)
+        out = os.path.join(tmp, "%s%s.mlir" % (prefix, name))
         r = run([opt, src, "--transform-preload-library=transform-library-paths=" + script,
                  "--transform-interpreter", "-o", out])
         if r.returncode == 0:
