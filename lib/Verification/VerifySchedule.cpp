@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 
@@ -894,11 +895,58 @@ private:
       witnesses.emplace_back(var, value);
   }
 
-  /// "x (complete at `rel`) happens before y at `iy`" through an mbarrier.
-  /// The edge that usually exists, added to `witnesses`: an arrival in the
-  /// iteration of the release, and a wait in the iteration of y.
+  /// "x (complete at `rel`) happens before y at `iy`" through mbarriers:
+  /// one edge (an arrival after the release, a wait of y's role on its
+  /// element before y), or a chain of them through the other roles (an
+  /// arrival of role R after R waited for the previous edge: R hands the
+  /// order on), each role at most once. The edges that usually exist are
+  /// added to `witnesses`, at the iteration of the release or of y.
   z3::expr happensBefore(Release &rel, Operation *x, Instance &ix, Operation *y,
                          Instance &iy, Witnesses &witnesses) {
+    llvm::StringSet<> visited;
+    visited.insert(roleOf(rel.op));
+    visited.insert(roleOf(y));
+    return chainBefore(rel, x, ix, y, iy, y, iy, witnesses, visited);
+  }
+
+  /// happensBefore's chains ending at `y` (in `iy`), through roles not in
+  /// `visited`; witnesses of y's side anchored at `anchor` (the chain's
+  /// last op, whose instance is the problem's, not a quantified one).
+  z3::expr chainBefore(Release &rel, Operation *x, Instance &ix, Operation *y,
+                       Instance &iy, Operation *anchor, Instance &ianchor,
+                       Witnesses &witnesses, llvm::StringSet<> &visited) {
+    z3::expr any = directBefore(rel, x, ix, y, iy, anchor, ianchor, witnesses);
+    // An arrival of another role R after R waited for x's edge, then a wait
+    // of y's role on that arrival's element.
+    for (const SyncPoint &a : arrivals) {
+      std::string relay = roleOf(a.op);
+      if (relay.empty() || visited.contains(relay))
+        continue;
+      for (const SyncPoint &w : waits) {
+        if (w.barriers != a.barriers || roleOf(w.op) != roleOf(y))
+          continue;
+        Instance ia = fresh("@hba"), iw = fresh("@hbw");
+        z3::expr handOver = model.executes(a.op, ia) &&
+                            model.executes(w.op, iw) &&
+                            sameElement(a, ia, w, iw) &&
+                            model.before(a.op, ia, w.op, iw) &&
+                            model.before(w.op, iw, y, iy);
+        witness(witnesses, a.op, ia, anchor, ianchor);
+        witness(witnesses, w.op, iw, anchor, ianchor);
+        visited.insert(relay);
+        z3::expr toRelay = chainBefore(rel, x, ix, a.op, ia, anchor, ianchor,
+                                       witnesses, visited);
+        visited.erase(relay);
+        any = any || (handOver && toRelay);
+      }
+    }
+    return any;
+  }
+
+  /// One mbarrier edge from x's release to `y`.
+  z3::expr directBefore(Release &rel, Operation *x, Instance &ix, Operation *y,
+                        Instance &iy, Operation *anchor, Instance &ianchor,
+                        Witnesses &witnesses) {
     z3::expr any = ctx.bool_val(false);
     // A TMA copy releases through its region's transaction bytes.
     auto tma = x->getParentOfType<schedule::AsyncOp>();
@@ -915,7 +963,7 @@ private:
             model.term(tma.getBarrierIndex(), ix) == model.term(w.index, iw) &&
             model.before(tma, ix, w.op, iw) && model.before(w.op, iw, y, iy);
         any = any || edge;
-        witness(witnesses, w.op, iw, y, iy);
+        witness(witnesses, w.op, iw, anchor, ianchor);
         continue;
       }
       for (const SyncPoint &a : arrivals) {
@@ -929,7 +977,7 @@ private:
             model.before(a.op, ia, w.op, iw) && model.before(w.op, iw, y, iy);
         any = any || edge;
         witness(witnesses, a.op, ia, rel.op, rel.inst);
-        witness(witnesses, w.op, iw, y, iy);
+        witness(witnesses, w.op, iw, anchor, ianchor);
       }
     }
     return any;
