@@ -501,6 +501,13 @@ private:
           continue; // after the covering wait, or in a later iteration
         if (!covering && !inBlock && retiredBefore(async, user, unit))
           continue; // a `pending 0` wait after the loop
+        if (!covering && !inBlock)
+          if (std::optional<bool> retired =
+                  retiredConditionally(async, user, unit)) {
+            if (!*retired)
+              failed = true; // the proof's counterexample is reported
+            continue;
+          }
         InFlightDiagnostic diag = mlir::emitError(user->getLoc())
                                   << "reads the result of the asynchronous "
                                   << schedule::stringifyAsyncUnit(unit)
@@ -545,6 +552,62 @@ private:
       }
     }
     return false;
+  }
+
+  /// A `pending 0` wait on `unit` of the role after the loops of `async`
+  /// that do not enclose it, under scf.if (the epilogue of a flattened
+  /// persistent loop, a guard for an empty loop), before `user`: proved to
+  /// run whenever `async` ran (in the same iteration of the loops around
+  /// both). None when there is no such wait; else whether the proof holds
+  /// (a failure is reported with its counterexample).
+  std::optional<bool> retiredConditionally(schedule::AsyncOp async,
+                                           Operation *user,
+                                           schedule::AsyncUnit unit) {
+    schedule::WaitGroupOp wait;
+    kernel.walk([&](schedule::WaitGroupOp w) {
+      if (wait || w.getUnit() != unit || w.getPendingAttr().getInt() != 0 ||
+          roleOf(w) != roleOf(async))
+        return;
+      // The outermost loop around `async` that is not around `w` ends
+      // before `w`.
+      scf::ForOp issuing;
+      for (scf::ForOp l : model.loops(async))
+        if (!l->isAncestor(w)) {
+          issuing = l;
+          break;
+        }
+      Operation *wAt = issuing ? issuing->getBlock()->findAncestorOpInBlock(*w)
+                               : nullptr;
+      if (!wAt || !issuing->isBeforeInBlock(wAt))
+        return;
+      // `w`, under scf.if only, comes before `user`.
+      Operation *at = w;
+      while (at && !at->getBlock()->findAncestorOpInBlock(*user)) {
+        at = at->getParentOp();
+        if (at && !llvm::isa<scf::IfOp>(at))
+          return;
+      }
+      Operation *userAt = at ? at->getBlock()->findAncestorOpInBlock(*user)
+                             : nullptr;
+      if (userAt && at != userAt && at->isBeforeInBlock(userAt))
+        wait = w;
+    });
+    if (!wait)
+      return std::nullopt;
+    Instance ia = fresh("@issued"), iw = fresh("@drain");
+    for (scf::ForOp l : model.loops(wait))
+      iw.memo.emplace(l.getInductionVar().getAsOpaquePointer(),
+                      model.inductionVar(l, ia));
+    std::pair<Operation *, Instance *> points[] = {{async, &ia},
+                                                   {wait, &iw}};
+    return prove(user, model.executes(async, ia) && model.assumptions(),
+                 model.executes(wait, iw),
+                 "the wait_group at " + lineOf(wait) + " retires the " +
+                     schedule::stringifyAsyncUnit(unit) + " at " +
+                     lineOf(async) +
+                     " before this read of its result (it runs whenever that " +
+                     schedule::stringifyAsyncUnit(unit) + " ran)",
+                 points);
   }
 
   //===--------------------------------------------------------------------===//
