@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -622,16 +623,15 @@ private:
     return n;
   }
 
+  /// Each TMA region completes its bytes on the phase of the closest
+  /// arrive_expect_tx on its barrier array before it in its block; the
+  /// regions of one arrive_expect_tx (one TMA copy region per operand, or
+  /// all in one) deliver exactly the bytes it expects, on its element.
   void checkExpectTx() {
+    llvm::MapVector<Operation *, SmallVector<schedule::AsyncOp>> regionsOf;
     kernel.walk([&](schedule::AsyncOp async) {
       if (async.getUnit() != schedule::AsyncUnit::tma || !async.getBarrier())
         return;
-      int64_t bytes = 0;
-      for (Operation &op : async.getBody().front().without_terminator())
-        if (auto copy = llvm::dyn_cast<tile::CopyOp>(op))
-          bytes += bytesOf(copy);
-      // The arrive_expect_tx of this phase: the closest one before the copy
-      // on the same barrier array, in the same block.
       schedule::MBarrierArriveExpectTxOp expect;
       for (Operation *op = async->getPrevNode(); op; op = op->getPrevNode())
         if (auto e = llvm::dyn_cast<schedule::MBarrierArriveExpectTxOp>(op);
@@ -647,6 +647,15 @@ private:
               nullptr);
         return;
       }
+      regionsOf[expect].push_back(async);
+    });
+    for (auto &[op, regions] : regionsOf) {
+      auto expect = llvm::cast<schedule::MBarrierArriveExpectTxOp>(op);
+      int64_t bytes = 0;
+      for (schedule::AsyncOp async : regions)
+        for (Operation &inner : async.getBody().front().without_terminator())
+          if (auto copy = llvm::dyn_cast<tile::CopyOp>(inner))
+            bytes += bytesOf(copy);
       if (expect.getBytesAttr().getInt() != bytes) {
         InFlightDiagnostic diag =
             mlir::emitError(expect.getLoc())
@@ -654,18 +663,21 @@ private:
             << " transaction bytes, but the TMA copies that "
                "complete on this barrier deliver "
             << bytes;
-        diag.attachNote(async.getLoc()) << "the copies";
+        for (schedule::AsyncOp async : regions)
+          diag.attachNote(async.getLoc()) << "the copies";
         failed = true;
-        return;
+        continue;
       }
-      Instance inst{"", {}};
-      z3::expr same = model.term(expect.getIndex(), inst) ==
-                      model.term(async.getBarrierIndex(), inst);
-      std::pair<Operation *, Instance *> points[] = {{async, &inst}};
-      prove(async, model.executes(async, inst) && model.assumptions(), same,
-            "the copies complete on the mbarrier that expects their bytes",
-            points);
-    });
+      for (schedule::AsyncOp async : regions) {
+        Instance inst{"", {}};
+        z3::expr same = model.term(expect.getIndex(), inst) ==
+                        model.term(async.getBarrierIndex(), inst);
+        std::pair<Operation *, Instance *> points[] = {{async, &inst}};
+        prove(async, model.executes(async, inst) && model.assumptions(), same,
+              "the copies complete on the mbarrier that expects their bytes",
+              points);
+      }
+    }
   }
 
   //===--------------------------------------------------------------------===//
