@@ -16,6 +16,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <functional>
+
 
 using namespace mlir;
 using namespace mlir::tiletag;
@@ -684,12 +686,15 @@ private:
   // Warp roles synchronized by mbarriers
   //===--------------------------------------------------------------------===//
   //
-  // Model (count = 1 per phase): an mbarrier element's phases complete in
-  // order, one arrival each, and in a correct protocol the waiter of an
-  // element sees its waits and the arrivals alternate in sequential order,
-  // starting with an arrival; the first wait waits for parity 0 and
-  // consecutive waits alternate parity. Then a wait returns only after every
-  // arrival that precedes it in sequential order, and
+  // Model (count = N arrivals per phase): an mbarrier element's phases
+  // complete in order, N arrivals each, and in a correct protocol the waiter
+  // of an element sees at most N arrivals between consecutive waits in
+  // sequential order (fewer: the phase waits for arrivals of the next
+  // interval, which no-lapping keeps after the wait: a hang, not a race);
+  // the first wait waits for parity 0 and consecutive waits alternate
+  // parity; and no arrival after a wait in sequential order happens before
+  // it (no lapping). Then a wait returns only after every arrival that
+  // precedes it in sequential order, and
   //   X happens before Y  if  X (or its completion) precedes an arrival in
   //   its role, that arrival precedes a wait on the same element in
   //   sequential order, and the wait precedes Y in Y's role.
@@ -784,13 +789,14 @@ private:
   void checkWaitProtocol() {
     for (const SyncPoint &w : waits) {
       auto init = w.barriers.getDefiningOp<schedule::MBarrierInitOp>();
-      if (!init || init.getCountAttr().getInt() != 1) {
+      if (!init) {
         error(w.op,
-              "the schedule checker models mbarriers that expect one "
-              "arrival per phase; this one expects more",
+              "the schedule checker follows mbarriers from their "
+              "schedule.mbarrier.init in this kernel",
               nullptr);
         continue;
       }
+      int64_t count = init.getCountAttr().getInt();
       Value parityValue =
           llvm::cast<schedule::MBarrierWaitOp>(w.op).getParity();
       Instance iw = fresh("@w");
@@ -830,29 +836,56 @@ private:
             "the first wait on " + describeMemory(w.barriers) +
                 " waits for parity 0",
             first);
-      // At most one arrival between the previous wait (or the start) and
-      // this one: otherwise the waiter can be a whole phase behind.
-      for (size_t x = 0; x < arrivals.size(); ++x)
-        for (size_t y = x; y < arrivals.size(); ++y) {
-          const SyncPoint &a1 = arrivals[x], &a2 = arrivals[y];
-          if (a1.barriers != w.barriers || a2.barriers != w.barriers)
-            continue;
-          Instance i1 = fresh("@a"), i2 = fresh("@a");
-          z3::expr two =
-              model.executes(a1.op, i1) && model.executes(a2.op, i2) &&
-              sameElement(a1, i1, w, iw) && sameElement(a2, i2, w, iw) &&
-              model.before(a1.op, i1, a2.op, i2) &&
-              model.before(a2.op, i2, w.op, iw) &&
-              noWaitBetween(a1.op, i1, w, iw);
-          std::pair<Operation *, Instance *> points[] = {
-              {a1.op, &i1}, {a2.op, &i2}, {w.op, &iw}};
-          prove(w.op, runs && model.assumptions(), !two,
-                "one arrival on " + describeMemory(w.barriers) +
-                    " completes each phase this wait waits for (two "
-                    "arrivals with no wait between let the waiter fall a "
+      // At most `count` arrivals between the previous wait (or the start)
+      // and this one: otherwise the waiter can be a whole phase behind.
+      // Over every nondecreasing choice of count + 1 arrival ops (one op
+      // may arrive in several iterations).
+      SmallVector<size_t> chosen;
+      std::function<void(size_t)> choose = [&](size_t from) {
+        if (chosen.size() == static_cast<size_t>(count) + 1) {
+          SmallVector<Instance> insts;
+          for (size_t k = 0; k < chosen.size(); ++k)
+            insts.push_back(fresh("@a"));
+          z3::expr many = ctx.bool_val(true);
+          for (size_t k = 0; k < chosen.size(); ++k) {
+            const SyncPoint &a = arrivals[chosen[k]];
+            many = many && model.executes(a.op, insts[k]) &&
+                   sameElement(a, insts[k], w, iw);
+            if (k)
+              many = many && model.before(arrivals[chosen[k - 1]].op,
+                                          insts[k - 1], a.op, insts[k]);
+          }
+          const SyncPoint &last = arrivals[chosen.back()];
+          many = many && model.before(last.op, insts.back(), w.op, iw) &&
+                 noWaitBetween(arrivals[chosen.front()].op, insts.front(), w,
+                               iw);
+          SmallVector<std::pair<Operation *, Instance *>> points;
+          for (size_t k = 0; k < chosen.size(); ++k)
+            points.push_back({arrivals[chosen[k]].op, &insts[k]});
+          points.push_back({w.op, &iw});
+          std::string arrivalsPerPhase =
+              count == 1 ? "one arrival on " + describeMemory(w.barriers) +
+                               " completes"
+                         : std::to_string(count) + " arrivals on " +
+                               describeMemory(w.barriers) + " complete";
+          prove(w.op, runs && model.assumptions(), !many,
+                arrivalsPerPhase + " each phase this wait waits for (" +
+                    (count == 1 ? std::string("two")
+                                : std::to_string(count + 1)) +
+                    " arrivals with no wait between let the waiter fall a "
                     "phase behind)",
                 points);
+          return;
         }
+        for (size_t x = from; x < arrivals.size(); ++x) {
+          if (arrivals[x].barriers != w.barriers)
+            continue;
+          chosen.push_back(x);
+          choose(x);
+          chosen.pop_back();
+        }
+      };
+      choose(0);
     }
   }
 
