@@ -1051,7 +1051,7 @@ private:
     return any;
   }
 
-  /// One mbarrier edge from x's release to `y`.
+  /// One edge from x's release to `y`: an mbarrier's, or a CTA barrier's.
   z3::expr directBefore(Release &rel, Operation *x, Instance &ix, Operation *y,
                         Instance &iy, Operation *anchor, Instance &ianchor,
                         Witnesses &witnesses) {
@@ -1088,6 +1088,20 @@ private:
         witness(witnesses, w.op, iw, anchor, ianchor);
       }
     }
+    // A CTA barrier outside the roles, which every role reaches in program
+    // order (a TMA copy is not complete when its role reaches it).
+    if (!viaTma)
+      kernel.walk([&](schedule::BarrierOp barrier) {
+        if (barrier.getScope() != schedule::BarrierScope::cta ||
+            !roleOf(barrier).empty())
+          return;
+        Instance ib = fresh("@hbb");
+        any = any || (model.executes(rel.op, rel.inst) &&
+                      model.executes(barrier, ib) &&
+                      model.before(rel.op, rel.inst, barrier, ib) &&
+                      model.before(barrier, ib, y, iy));
+        witness(witnesses, barrier, ib, anchor, ianchor);
+      });
     return any;
   }
 
@@ -1203,7 +1217,7 @@ private:
                                                  : "write-after-read") +
                            " on " + describeMemory(x.memory) +
                            ": the access at " + lineOf(x.op) +
-                           " happens before this one through an mbarrier";
+                           " happens before this one through a barrier";
         std::pair<Operation *, Instance *> points[] = {{x.op, &ix},
                                                        {y.op, &iy}};
         prove(y.op, conflict && noEdge && model.assumptions(),

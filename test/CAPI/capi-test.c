@@ -27,7 +27,7 @@
 // CHECK: verify gemm.mlir: @gemm proved with {{[0-9]+}} queries
 // CHECK-NEXT: obligations: {{[0-9]+}} proved, 0 failed, 0 unknown
 // CHECK-NEXT: verify gemm.mlir: current proof stamps: tags 1, schedule 1
-// CHECK: diagnostic: read-after-write on %a_ring (line {{[0-9]+}}): the access at line {{[0-9]+}} happens before this one through an mbarrier does not hold
+// CHECK: diagnostic: read-after-write on %a_ring (line {{[0-9]+}}): the access at line {{[0-9]+}} happens before this one through a barrier does not hold
 // CHECK: verify broken: @gemm NOT proved
 // CHECK: failed: checker schedule
 // CHECK-NEXT: what: {{.+}}

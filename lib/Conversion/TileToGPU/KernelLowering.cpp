@@ -1561,17 +1561,37 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
     if (failed(emitBlock(kernel.getBody().front())))
       return failure();
   } else {
-    // Outside the roles, only scalar work and loops may sit (each role runs
-    // its own copy); effects there would run once per role.
+    // Outside the roles, only scalar work, loops and CTA barriers may sit
+    // (each role runs its own copy); memory effects there would run once
+    // per role.
     for (Operation &op : kernel.getBody().front().without_terminator()) {
       if (isa<schedule::RoleOp, tile::AllocSharedOp, schedule::MBarrierInitOp,
-              scf::ForOp, scf::IfOp>(op) ||
+              scf::ForOp, scf::IfOp, schedule::BarrierOp>(op) ||
           isa<tag::TagDialect>(op.getDialect()))
         continue;
-      if (isa<tile::StoreOp, tile::CopyOp, tile::WriteOp, schedule::BarrierOp>(
-              op))
-        return fail(&op, "in a kernel with warp roles, memory writes and "
-                         "barriers must sit inside a role");
+      if (isa<tile::StoreOp, tile::CopyOp, tile::WriteOp>(op))
+        return fail(&op, "in a kernel with warp roles, memory writes must "
+                         "sit inside a role");
+    }
+    // A CTA barrier outside the roles is reached by every role's copy: a
+    // warpgroup in no role would never reach it.
+    schedule::BarrierOp ctaBarrier;
+    kernel.walk([&](schedule::BarrierOp barrier) {
+      if (!barrier->getParentOfType<schedule::RoleOp>())
+        ctaBarrier = barrier;
+    });
+    if (ctaBarrier) {
+      llvm::SmallDenseSet<int64_t> covered;
+      for (schedule::RoleOp role : roles)
+        covered.insert(role.getWarpgroups().begin(),
+                       role.getWarpgroups().end());
+      for (int64_t wg = 0; wg < threads / kWarpgroupThreads; ++wg)
+        if (!covered.contains(wg))
+          return fail(ctaBarrier, "a CTA barrier outside the warp roles is "
+                                  "reached by every role, but warpgroup " +
+                                      std::to_string(wg) +
+                                      " is in no role and would never "
+                                      "reach it");
     }
     // The warpgroup index, broadcast from lane 0 so that the backend knows
     // it is uniform across each wave: a matrix-unit op under a branch it

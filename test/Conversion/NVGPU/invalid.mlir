@@ -63,8 +63,26 @@ tile.kernel @store_outside_roles(%X: memref<?x?xf32>) grid(1) attributes {
   schedule.role "a" warpgroups [0] {
     schedule.yield
   }
-  // expected-error @+1 {{in a kernel with warp roles, memory writes and barriers must sit inside a role}}
+  // expected-error @+1 {{in a kernel with warp roles, memory writes must sit inside a role}}
   tile.store %t, %X[%c0, %c0] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// A CTA barrier outside the roles is reached by every role; a warpgroup in
+// no role would never reach it.
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @barrier_unreached(%X: memref<?x?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 3>} {
+  schedule.role "a" warpgroups [0] {
+    schedule.yield
+  }
+  // expected-error @+1 {{a CTA barrier outside the warp roles is reached by every role, but warpgroup 1 is in no role and would never reach it}}
+  schedule.barrier cta
+  schedule.role "c" warpgroups [2] {
+    schedule.yield
+  }
   tile.return
 }
 

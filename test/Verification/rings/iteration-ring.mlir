@@ -25,7 +25,7 @@
 // RUN: sed -e 's/%%24 = arith.subi %%15, %%c2_1 : index/%%24 = arith.subi %%15, %%c1_0 : index/' -e 's/%%23 = arith.cmpi uge, %%15, %%c2_1 : index/%%23 = arith.cmpi uge, %%15, %%c1_0 : index/' %s > %t.early.mlir
 // RUN: not diff -q %s %t.early.mlir > /dev/null
 // RUN: not tiletag-opt --tiletag-verify-schedule="rlimit=100000" %t.early.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=EARLY
-// EARLY: error: write-after-read on %10 (line {{[0-9]+}}): the access at line {{[0-9]+}} happens before this one through an mbarrier does not hold
+// EARLY: error: write-after-read on %10 (line {{[0-9]+}}): the access at line {{[0-9]+}} happens before this one through a barrier does not hold
 // EARLY: note: counterexample:
 module {
   tile.kernel @gemm(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"}, %C_partials: memref<?x?x?xf32> {tile.name = "C_partials"}) grid(3) attributes {schedule.launch = #schedule.launch<warpgroups = 2>, tag.contract = @gemm_reference, tile.launch = #tile.launch<sizes = [M = 256, N = 256, K = 320, S = 3], grid = [M ceildiv 128, N ceildiv 128, S], shapes = [A = [M, K], B = [K, N], C_partials = [S, M, N]], check = "gemm", then = [@gemm_reduce]>} {

@@ -5,7 +5,7 @@
 // The second relay does not wait:
 // RUN: sed -e '/mbarrier.wait %%relay\[/d' %s > %t.nowait.mlir
 // RUN: not tiletag-opt --tiletag-verify-schedule %t.nowait.mlir -o /dev/null 2>&1 | FileCheck %s
-// CHECK: error: read-after-write on %ring (line {{[0-9]+}}): the access at line {{[0-9]+}} happens before this one through an mbarrier does not hold
+// CHECK: error: read-after-write on %ring (line {{[0-9]+}}): the access at line {{[0-9]+}} happens before this one through a barrier does not hold
 // CHECK: note: counterexample:
 tile.kernel @chain2(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"})
     grid(1) attributes {

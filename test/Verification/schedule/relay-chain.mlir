@@ -16,7 +16,7 @@
 // RUN: sed -e '/mbarrier.wait %%full/{h;d;}' -e '/mbarrier.arrive %%relay/G' %s > %t.early.mlir
 // RUN: not diff -q %s %t.early.mlir > /dev/null
 // RUN: not tiletag-opt --tiletag-verify-schedule %t.early.mlir -o /dev/null 2>&1 | FileCheck %s
-// CHECK: error: read-after-write on %ring (line {{[0-9]+}}): the access at line [[COPY:[0-9]+]] happens before this one through an mbarrier does not hold
+// CHECK: error: read-after-write on %ring (line {{[0-9]+}}): the access at line [[COPY:[0-9]+]] happens before this one through a barrier does not hold
 // CHECK: note: counterexample:
 // CHECK: note: the tile.copy at line [[COPY]] runs with pid0 = 0, iv0@line{{[0-9]+}} = [[K:[0-9]+]]
 // CHECK: note: the tile.read at line {{[0-9]+}} runs with pid0 = 0, iv0@line{{[0-9]+}} = [[K]]

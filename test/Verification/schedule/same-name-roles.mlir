@@ -2,7 +2,7 @@
 // different units: a tile one writes and the other reads needs
 // synchronization (here none, so the checker reports the race).
 // RUN: not tiletag-opt --tiletag-verify-schedule %s -o /dev/null 2>&1 | FileCheck %s
-// CHECK: error: read-after-write on {{.*}}: the access at line {{[0-9]+}} happens before this one through an mbarrier does not hold
+// CHECK: error: read-after-write on {{.*}}: the access at line {{[0-9]+}} happens before this one through a barrier does not hold
 
 tile.kernel @handoff(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(1) attributes {
     tile.launch = #tile.launch<sizes = [M = 128], grid = [M ceildiv 64], shapes = [X = [M, 64], Y = [M, 64]]>,

@@ -4,7 +4,7 @@
 // RUN: not tiletag-opt --tiletag-verify-schedule %s --split-input-file -o /dev/null 2>&1 | FileCheck %s
 // CHECK: error: an access of another unit separates this TMA copy from the one at line [[C:[0-9]+]] to the same memory (TMA copies complete in any order) does not hold
 // CHECK: note: the tile.copy at line [[C]] runs with pid0 = {{[0-9]+}}, iv0@line{{[0-9]+}} = [[K1:[0-9]+]], slot [0]
-// CHECK: error: write-write on Y: the access at line {{[0-9]+}} happens before this one through an mbarrier does not hold
+// CHECK: error: write-write on Y: the access at line {{[0-9]+}} happens before this one through a barrier does not hold
 // CHECK: block [{{[0-9]+}}, 0] of Y
 
 tile.kernel @overwrite(%X: memref<?x?xf32> {tile.name = "X"}) grid(1) attributes {
