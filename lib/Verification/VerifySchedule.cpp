@@ -599,8 +599,9 @@ private:
       return std::nullopt;
     Instance ia = fresh("@issued"), iw = fresh("@drain");
     for (scf::ForOp l : model.loops(wait))
-      iw.memo.emplace(l.getInductionVar().getAsOpaquePointer(),
-                      model.inductionVar(l, ia));
+      if (l->isAncestor(async))
+        iw.memo.emplace(l.getInductionVar().getAsOpaquePointer(),
+                        model.inductionVar(l, ia));
     std::pair<Operation *, Instance *> points[] = {{async, &ia},
                                                    {wait, &iw}};
     return prove(user, model.executes(async, ia) && model.assumptions(),
