@@ -922,9 +922,28 @@ private:
     return {};
   }
 
+  /// The TMA store region whose copy reads shared memory at `op`, if any.
+  static schedule::AsyncOp tmaStoreOf(Operation *op) {
+    auto copy = llvm::dyn_cast<tile::CopyOp>(op);
+    auto async = op->getParentOfType<schedule::AsyncOp>();
+    if (!copy || copy.isGlobalToShared() || !async ||
+        async.getUnit() != schedule::AsyncUnit::tma)
+      return {};
+    return async;
+  }
+
+  /// The asynchronous region that keeps reading shared memory after `op`
+  /// issued: a wgmma reading its operand tile, a TMA store its buffer.
+  static schedule::AsyncOp asyncSharedReaderOf(Operation *op) {
+    if (schedule::AsyncOp reader = asyncReaderOf(op))
+      return reader;
+    return tmaStoreOf(op);
+  }
+
   std::optional<Release> releaseOf(const Access &x, Instance &ix) {
-    // A tile a wgmma reads is read by the unit until its group retires.
-    if (schedule::AsyncOp async = asyncReaderOf(x.op))
+    // A tile a wgmma reads, or a TMA store's buffer, is read by the unit
+    // until its group retires.
+    if (schedule::AsyncOp async = asyncSharedReaderOf(x.op))
       return retiringWait(async, ix);
     return Release{x.op, Instance{ix.suffix, ix.memo, ix.program}};
   }
@@ -1057,9 +1076,11 @@ private:
                         Instance &iy, Operation *anchor, Instance &ianchor,
                         Witnesses &witnesses) {
     z3::expr any = ctx.bool_val(false);
-    // A TMA copy releases through its region's transaction bytes.
+    // A TMA copy into shared memory releases through its region's
+    // transaction bytes (a TMA store, through the wait_group in `rel`).
     auto tma = x->getParentOfType<schedule::AsyncOp>();
-    bool viaTma = tma && tma.getUnit() == schedule::AsyncUnit::tma;
+    bool viaTma = tma && tma.getUnit() == schedule::AsyncUnit::tma &&
+                  tma.getBarrier();
     for (const SyncPoint &w : waits) {
       if (roleOf(w.op) != roleOf(y))
         continue;
@@ -1199,8 +1220,8 @@ private:
         if (!rel) {
           error(x.op,
                 "the schedule checker cannot tell when this access completes: "
-                "the wgmma that reads it must be committed and waited for "
-                "in the body of a loop with step 1",
+                "the wgmma (or TMA store) that reads it must be committed and "
+                "waited for in the body of a loop with step 1",
                 nullptr);
           continue;
         }
@@ -1209,7 +1230,7 @@ private:
                             model.before(x.op, ix, y.op, iy);
         Witnesses witnesses;
         z3::expr hb = happensBefore(*rel, x.op, ix, y.op, iy, witnesses);
-        if (schedule::AsyncOp reader = asyncReaderOf(x.op))
+        if (schedule::AsyncOp reader = asyncSharedReaderOf(x.op))
           hb = hb || drainedThenHappensBefore(x.op, ix, reader, y.op, iy,
                                               witnesses);
         z3::expr noEdge = noHappensBefore(hb, witnesses);
