@@ -726,6 +726,8 @@ private:
   };
 
   SmallVector<SyncPoint> arrivals, waits;
+  // CTA barriers outside the roles: every role reaches them.
+  SmallVector<schedule::BarrierOp> ctaBarriers;
 
   void collectSync() {
     kernel.walk([&](Operation *op) {
@@ -735,6 +737,10 @@ private:
         arrivals.push_back({op, a.getBarriers(), a.getIndex()});
       else if (auto w = llvm::dyn_cast<schedule::MBarrierWaitOp>(op))
         waits.push_back({op, w.getBarriers(), w.getIndex()});
+      else if (auto b = llvm::dyn_cast<schedule::BarrierOp>(op);
+               b && b.getScope() == schedule::BarrierScope::cta &&
+               roleOf(b).empty())
+        ctaBarriers.push_back(b);
     });
   }
 
@@ -1113,17 +1119,14 @@ private:
     // A CTA barrier outside the roles, which every role reaches in program
     // order (a TMA copy is not complete when its role reaches it).
     if (!viaTma)
-      kernel.walk([&](schedule::BarrierOp barrier) {
-        if (barrier.getScope() != schedule::BarrierScope::cta ||
-            !roleOf(barrier).empty())
-          return;
+      for (schedule::BarrierOp barrier : ctaBarriers) {
         Instance ib = fresh("@hbb");
         any = any || (model.executes(rel.op, rel.inst) &&
                       model.executes(barrier, ib) &&
                       model.before(rel.op, rel.inst, barrier, ib) &&
                       model.before(barrier, ib, y, iy));
         witness(witnesses, barrier, ib, anchor, ianchor);
-      });
+      }
     return any;
   }
 

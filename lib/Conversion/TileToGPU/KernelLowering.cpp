@@ -38,11 +38,6 @@ int64_t conversion::byteWidth(Type t) {
   return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
 }
 
-bool conversion::isFp8(Type t) {
-  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-             Float8E5M2FNUZType>(t);
-}
-
 /// value = mantissa * 2^(exponent - bias - mantissa bits), the mantissa with
 /// its implicit 1 where the exponent field is nonzero (else subnormal, at
 /// the smallest normal's exponent); the power of two is built as f32 bits.
@@ -1438,19 +1433,19 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   threads = (launch ? launch.getWarpgroups() : 1) * kWarpgroupThreads;
   occupancy = launch ? launch.getOccupancy() : 0;
   // An occupancy the chip cannot give is refused, not dropped.
-  if (occupancy && occupancy * sharedBytes > target.sharedBytesPerProcessor())
+  auto exceeds = [&](int64_t perProgram, int64_t perProcessor,
+                     StringRef what) {
     return fail(kernel, "occupancy " + std::to_string(occupancy) + ": " +
                             std::to_string(occupancy) + " programs of " +
-                            std::to_string(sharedBytes) +
-                            " bytes of shared memory exceed the " +
-                            std::to_string(target.sharedBytesPerProcessor()) +
+                            std::to_string(perProgram) + " " + what +
+                            " exceed the " + std::to_string(perProcessor) +
                             " of one SM (CU)");
+  };
+  if (occupancy * sharedBytes > target.sharedBytesPerProcessor())
+    return exceeds(sharedBytes, target.sharedBytesPerProcessor(),
+                   "bytes of shared memory");
   if (occupancy * threads > kMaxThreadsPerProcessor)
-    return fail(kernel, "occupancy " + std::to_string(occupancy) + ": " +
-                            std::to_string(occupancy) + " programs of " +
-                            std::to_string(threads) + " threads exceed the " +
-                            std::to_string(kMaxThreadsPerProcessor) +
-                            " of one SM (CU)");
+    return exceeds(threads, kMaxThreadsPerProcessor, "threads");
   // Pure computations whose results only reach tag ops are not lowered.
   for (bool changed = true; changed;) {
     changed = false;
@@ -1475,7 +1470,6 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
         }))
       roles.push_back(role);
   });
-
 
   // Signature: the kernel's operands, the target's (tensor maps), and the
   // workspace.

@@ -310,9 +310,7 @@ LogicalResult
 lowerKernels(ModuleOp module, bool allowUnverified,
              function_ref<std::unique_ptr<LoweringTarget>()> makeTarget);
 
-/// Whether `t` is one of the fp8 types tile.dot accepts (f8E4M3FN, f8E5M2,
-/// f8E4M3FNUZ, f8E5M2FNUZ).
-bool isFp8(Type t);
+using tile::isFp8;
 
 /// The f32 value of fp8 scalar `v`, decoded from its bits with integer
 /// arithmetic (exact: every fp8 value is an f32). The LLVM back ends have no

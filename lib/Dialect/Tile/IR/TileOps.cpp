@@ -44,6 +44,11 @@ bool mlir::tiletag::tile::isGlobalMemory(MemRefType type) {
   return numeric == 0 || numeric == 1;
 }
 
+bool mlir::tiletag::tile::isFp8(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+             Float8E5M2FNUZType>(t);
+}
+
 SmallVector<int64_t>
 mlir::tiletag::tile::blockShape(ArrayRef<int64_t> tileShape,
                                 int64_t memrefRank) {
@@ -461,9 +466,7 @@ LogicalResult DotOp::verify() {
                          << " must be " << m << "x" << n
                          << " (lhs rows x rhs columns)";
   Type in = lhs.getElementType();
-  bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-                 Float8E5M2FNUZType>(in);
-  if (!(in.isBF16() || in.isF16() || in.isF32() || fp8))
+  if (!(in.isBF16() || in.isF16() || in.isF32() || tile::isFp8(in)))
     return emitOpError() << "input element type must be bf16, f16, f32 or an "
                             "fp8 type (f8E4M3FN, f8E5M2, f8E4M3FNUZ, "
                             "f8E5M2FNUZ), got "

@@ -38,6 +38,10 @@ bool isSharedMemory(MemRefType type);
 /// `#gpu.address_space<global>`, or the numeric address spaces 0 and 1.
 bool isGlobalMemory(MemRefType type);
 
+/// Whether `t` is one of the fp8 types tile.dot takes: f8E4M3FN, f8E5M2 (the
+/// OCP encodings), f8E4M3FNUZ, f8E5M2FNUZ (CDNA3's).
+bool isFp8(Type t);
+
 /// The shape of the block that a tile of `tileShape` covers in a global memref
 /// of rank `memrefRank`: leading unit dimensions, then the tile's shape.
 SmallVector<int64_t> blockShape(ArrayRef<int64_t> tileShape,
