@@ -153,6 +153,15 @@ z3::expr SymbolicModel::forAll(const std::vector<z3::expr> &vars,
   z3::expr result = forAll(vars, body);
   if (vars.empty())
     return result;
+  return result && this->instances(vars, body, instances);
+}
+
+z3::expr SymbolicModel::instances(const std::vector<z3::expr> &vars,
+                                  const z3::expr &body,
+                                  ArrayRef<std::vector<z3::expr>> instances) {
+  if (vars.empty())
+    return body;
+  z3::expr result = ctx.bool_val(true);
   z3::expr_vector from = toVector(ctx, vars);
   for (const std::vector<z3::expr> &values : instances)
     if (values.size() == vars.size())

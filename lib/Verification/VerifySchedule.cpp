@@ -51,6 +51,46 @@ public:
   ScheduleChecker(tile::KernelOp kernel, z3::context &ctx, Prover &prover)
       : ctx(ctx), model(kernel, ctx), prover(prover), kernel(kernel) {}
 
+  /// prove() that `facts` and the universal `none` (stated at `instances`
+  /// by `ground`) contradict: first with the instances only, a small
+  /// quantifier-free query whose unsat answer is a proof (they follow from
+  /// `none`); where that leaves a model, which an instance not tried may
+  /// rule out, with the quantifier too, so that a failure is a real
+  /// counterexample or an honest unknown.
+  /// A model of the instances is a real counterexample where, with every
+  /// constant of the query at its value there, nothing `none` denies
+  /// (`denied`, its body with the bound variables free) exists: checked so
+  /// (a quantifier-free query but for nested ones) before the quantified
+  /// query, which Z3 seldom answers with a model.
+  bool refute(Operation *op, const z3::expr &facts, const z3::expr &ground,
+              const z3::expr &none, const z3::expr &denied, const Twine &what,
+              ArrayRef<std::pair<Operation *, Instance *>> points) {
+    Verdict v = prover.check(facts && ground, what.str(),
+                             model.minimalOrder(points), loopBounds(points));
+    if (v.kind == Verdict::Unsat) {
+      prover.recordProof(op, what);
+      ++proved;
+      return true;
+    }
+    if (v.kind == Verdict::Sat) {
+      z3::expr pinned = facts && ground;
+      forEachConstant(
+          facts && ground,
+          [&](const z3::expr &c) {
+            pinned = pinned && c == v.model->eval(c, true);
+          },
+          /*intoQuantifiers=*/false);
+      Verdict real = prover.check(pinned && denied, what.str() + " (model)",
+                                  {}, {});
+      if (real.kind == Verdict::Unsat) {
+        error(op, what + " does not hold", &*v.model, points);
+        return false;
+      }
+    }
+    return prove(op, facts && none && ground, ctx.bool_val(false), what,
+                 points);
+  }
+
   LogicalResult run() {
     collect();
     checkStructure();
@@ -753,6 +793,12 @@ private:
     return Instance{(prefix + std::to_string(instanceCounter++)).str(), {}, ""};
   }
 
+  /// The size of an mbarrier array: a ring's period.
+  static int64_t ringPeriod(Value barriers) {
+    auto init = barriers.getDefiningOp<schedule::MBarrierInitOp>();
+    return init ? std::max<int64_t>(1, init.getType().getSize()) : 1;
+  }
+
   /// The iterations of `op` one ring period (the mbarrier array's size) of
   /// its innermost loop after `after` in `iafter` and before `before` in
   /// `ibefore`: where a ring indexed by the iteration comes back to the same
@@ -760,9 +806,7 @@ private:
   std::vector<std::vector<z3::expr>>
   ringNeighbours(Operation *op, Value barriers, Operation *after,
                  Instance &iafter, Operation *before, Instance &ibefore) {
-    int64_t period = 1;
-    if (auto init = barriers.getDefiningOp<schedule::MBarrierInitOp>())
-      period = std::max<int64_t>(1, init.getType().getSize());
+    int64_t period = ringPeriod(barriers);
     std::vector<std::vector<z3::expr>> result;
     if (after)
       if (auto next = model.shiftedIteration(op, after, iafter, period))
@@ -894,6 +938,161 @@ private:
       };
       choose(0);
     }
+  }
+
+  /// Instantiations of the loop variables of `ops` (in `insts`) at the
+  /// iterations of `anchor` (in `ianchor`) shifted by -period..period, a
+  /// repeated op one more step each time: where the ops of a ring protocol
+  /// usually meet. Where a ring runs on across an outer loop (a persistent
+  /// kernel's tiles), also that many steps into the outer loop's previous
+  /// or next iteration. Hints only; the quantifier they instantiate stays.
+  std::vector<std::vector<z3::expr>>
+  nearbyIterations(ArrayRef<Operation *> ops, Operation *anchor,
+                   Instance &ianchor, int64_t period) {
+    std::vector<std::vector<z3::expr>> result;
+    for (int wrap : {0, -1, 1})
+      for (int64_t shift = -period; shift <= period; ++shift) {
+        std::vector<z3::expr> values;
+        bool all = true, wrapped = false;
+        for (auto [k, op] : llvm::enumerate(ops)) {
+          if (model.loops(op).empty())
+            continue;
+          int64_t repeats = llvm::count(ops.take_front(k), op);
+          auto at =
+              model.shiftedIteration(op, anchor, ianchor, shift + repeats);
+          if (!at) {
+            all = false;
+            break;
+          }
+          SmallVector<scf::ForOp> loops = model.loops(op);
+          if (wrap && loops.size() >= 2) {
+            wrapped = true;
+            scf::ForOp outer = loops[loops.size() - 2], inner = loops.back();
+            z3::expr span = model.term(inner.getUpperBound(), ianchor) -
+                            model.term(inner.getLowerBound(), ianchor);
+            (*at)[loops.size() - 2] =
+                (*at)[loops.size() - 2] +
+                ctx.int_val(wrap) * model.term(outer.getStep(), ianchor);
+            (*at)[loops.size() - 1] =
+                (*at)[loops.size() - 1] - ctx.int_val(wrap) * span;
+          }
+          llvm::append_range(values, *at);
+        }
+        if (all && !values.empty() && (wrap == 0 || wrapped))
+          result.push_back(std::move(values));
+      }
+    return result;
+  }
+
+  /// Every phase a wait waits for completes: `count` arrivals on its
+  /// element come after the previous wait of its role on it (or the start)
+  /// and before it, in sequential order. With the at-most check of
+  /// checkWaitProtocol each wait returns on exactly the arrivals of its
+  /// interval; fewer is a hang, not a race (an arrive left out, or the
+  /// final arrive of a tile whose ring the next tile goes on using).
+  void checkPhasesComplete() {
+    for (const SyncPoint &w : waits) {
+      auto init = w.barriers.getDefiningOp<schedule::MBarrierInitOp>();
+      if (!init)
+        continue; // checkWaitProtocol reports it
+      int64_t count = init.getCountAttr().getInt();
+      Instance iw = fresh("@c");
+      // No choice of `count` arrivals (ops nondecreasing in the list, in
+      // increasing sequential order) fills the interval.
+      z3::expr none = ctx.bool_val(true), ground = ctx.bool_val(true),
+               denied = ctx.bool_val(false);
+      SmallVector<size_t> chosen;
+      std::function<void(size_t)> choose = [&](size_t from) {
+        if (chosen.size() == static_cast<size_t>(count)) {
+          SmallVector<Operation *> ops;
+          SmallVector<Instance> insts;
+          for (size_t x : chosen) {
+            ops.push_back(arrivals[x].op);
+            insts.push_back(fresh("@ca"));
+          }
+          z3::expr filled = ctx.bool_val(true);
+          std::vector<z3::expr> vars;
+          for (size_t k = 0; k < chosen.size(); ++k) {
+            const SyncPoint &a = arrivals[chosen[k]];
+            filled = filled && model.executes(a.op, insts[k]) &&
+                     sameElement(a, insts[k], w, iw);
+            if (k)
+              filled = filled && model.before(ops[k - 1], insts[k - 1], a.op,
+                                              insts[k]);
+            llvm::append_range(vars, model.loopVars(a.op, insts[k]));
+          }
+          filled = filled &&
+                   model.before(ops.back(), insts.back(), w.op, iw) &&
+                   noWaitBetween(ops.front(), insts.front(), w, iw);
+          auto near =
+              nearbyIterations(ops, w.op, iw, ringPeriod(w.barriers));
+          none = none && model.forAll(vars, !filled);
+          denied = denied || filled;
+          ground = ground && model.instances(vars, !filled, near);
+          return;
+        }
+        for (size_t x = from; x < arrivals.size(); ++x) {
+          if (arrivals[x].barriers != w.barriers)
+            continue;
+          chosen.push_back(x);
+          choose(x);
+          chosen.pop_back();
+        }
+      };
+      choose(0);
+      std::pair<Operation *, Instance *> points[] = {{w.op, &iw}};
+      refute(w.op, model.executes(w.op, iw) && model.assumptions(), ground,
+             none, denied,
+             "the phase this wait waits for completes: " +
+                (count == 1 ? std::string("an arrival")
+                            : std::to_string(count) + " arrivals") +
+                " on " + describeMemory(w.barriers) +
+                " after this role's previous wait on that element (or the "
+                "start) and before this one (otherwise the wait never "
+                "returns)",
+            points);
+    }
+  }
+
+  /// Every TMA copy into shared memory completes before the program ends:
+  /// a wait on its region's mbarrier element follows it in sequential
+  /// order (with exact phases that wait returns only after its bytes
+  /// landed). Bytes nobody waits for may land after the program's shared
+  /// memory went to the next program on the SM.
+  void checkTmaLoadsAwaited() {
+    kernel.walk([&](schedule::AsyncOp region) {
+      if (region.getUnit() != schedule::AsyncUnit::tma || !region.getBarrier())
+        return;
+      Instance ir = fresh("@load");
+      z3::expr none = ctx.bool_val(true), ground = ctx.bool_val(true),
+               denied = ctx.bool_val(false);
+      for (const SyncPoint &w : waits) {
+        if (w.barriers != region.getBarrier())
+          continue;
+        Instance iw = fresh("@lw");
+        Operation *ops[] = {w.op};
+        z3::expr awaited =
+            model.executes(w.op, iw) &&
+            model.term(region.getBarrierIndex(), ir) ==
+                model.term(w.index, iw) &&
+            model.before(region, ir, w.op, iw);
+        std::vector<z3::expr> vars = model.loopVars(w.op, iw);
+        none = none && model.forAll(vars, !awaited);
+        denied = denied || awaited;
+        ground = ground &&
+                 model.instances(vars, !awaited,
+                                 nearbyIterations(ops, region, ir,
+                                                  ringPeriod(w.barriers)));
+      }
+      std::pair<Operation *, Instance *> points[] = {{region, &ir}};
+      refute(region, model.executes(region, ir) && model.assumptions(), ground,
+             none, denied,
+             "a wait on " + describeMemory(region.getBarrier()) +
+                " follows this TMA copy before the program ends (otherwise "
+                "its bytes may land after the program's shared memory is "
+                "reused)",
+            points);
+    });
   }
 
   /// Where an access is complete: a TMA copy at its region (on the region's
@@ -1250,8 +1449,11 @@ private:
       }
     checkTmaStoresRetiredAtExit();
     checkStagedOperands();
-    if (anyCrossRole || !waits.empty())
+    if (anyCrossRole || !waits.empty()) {
       checkWaitProtocol();
+      checkPhasesComplete();
+    }
+    checkTmaLoadsAwaited();
     if (anyCrossRole)
       checkNoLapping();
   }

@@ -133,6 +133,10 @@ public:
   /// thousands of resources for one step of a ring protocol).
   z3::expr forAll(const std::vector<z3::expr> &vars, const z3::expr &body,
                   ArrayRef<std::vector<z3::expr>> instances);
+  /// Only `body` at each of `instances`: what the quantified formula
+  /// implies without its quantifier (true for no instance).
+  z3::expr instances(const std::vector<z3::expr> &vars, const z3::expr &body,
+                     ArrayRef<std::vector<z3::expr>> instances);
 
   /// The loop variables of `op` at `anchor`'s iteration in `ianchor`, moved
   /// by `shift` iterations of the innermost loop around `op` (the loops
