@@ -816,148 +816,51 @@ private:
     return result;
   }
 
-  /// No wait of `w`'s role on `w`'s element comes between `from` and `w`.
+  /// No wait on `w`'s element, of any role, comes between `from` and `w`.
+  /// `hinted`: with the ring neighbours instantiated, which helps where the
+  /// formula is assumed, not where it is to be shown.
   z3::expr noWaitBetween(Operation *from, Instance &ifrom, const SyncPoint &w,
-                         Instance &iw) {
+                         Instance &iw, bool hinted = true) {
     z3::expr none = ctx.bool_val(true);
     for (const SyncPoint &other : waits) {
-      if (other.barriers != w.barriers || roleOf(other.op) != roleOf(w.op))
+      if (other.barriers != w.barriers)
         continue;
       Instance io = fresh("@between");
       z3::expr between = model.executes(other.op, io) &&
                          sameElement(other, io, w, iw) &&
                          model.before(from, ifrom, other.op, io) &&
                          model.before(other.op, io, w.op, iw);
-      none = none && model.forAll(model.loopVars(other.op, io), !between,
-                                  ringNeighbours(other.op, w.barriers, from,
-                                                 ifrom, w.op, iw));
+      none = none &&
+             (hinted ? model.forAll(model.loopVars(other.op, io), !between,
+                                    ringNeighbours(other.op, w.barriers, from,
+                                                   ifrom, w.op, iw))
+                     : model.forAll(model.loopVars(other.op, io), !between));
     }
     return none;
   }
 
-  /// The protocol of each wait: parities start at 0 and alternate, and
-  /// exactly one arrival completes each phase it waits for.
-  void checkWaitProtocol() {
-    for (const SyncPoint &w : waits) {
-      auto init = w.barriers.getDefiningOp<schedule::MBarrierInitOp>();
-      if (!init) {
-        error(w.op,
-              "the schedule checker follows mbarriers from their "
-              "schedule.mbarrier.init in this kernel",
-              nullptr);
-        continue;
-      }
-      int64_t count = init.getCountAttr().getInt();
-      Value parityValue =
-          llvm::cast<schedule::MBarrierWaitOp>(w.op).getParity();
-      Instance iw = fresh("@w");
-      z3::expr runs = model.executes(w.op, iw);
-      z3::expr parity = z3::mod(model.asInt(model.term(parityValue, iw)), 2);
-      // The previous wait of this role on this element, if any.
-      z3::expr noPrevious = ctx.bool_val(true);
-      for (const SyncPoint &p : waits) {
-        if (p.barriers != w.barriers || roleOf(p.op) != roleOf(w.op))
-          continue;
-        Instance ip = fresh("@p");
-        z3::expr earlier = model.executes(p.op, ip) &&
-                           sameElement(p, ip, w, iw) &&
-                           model.before(p.op, ip, w.op, iw);
-        noPrevious =
-            noPrevious &&
-            model.forAll(model.loopVars(p.op, ip), !earlier,
-                         ringNeighbours(p.op, w.barriers, nullptr, iw, w.op,
-                                        iw));
-        // Consecutive waits alternate parity.
-        z3::expr consecutive = earlier && noWaitBetween(p.op, ip, w, iw);
-        z3::expr pParity = z3::mod(
-            model.asInt(model.term(
-                llvm::cast<schedule::MBarrierWaitOp>(p.op).getParity(), ip)),
-            2);
-        std::pair<Operation *, Instance *> points[] = {{p.op, &ip},
-                                                       {w.op, &iw}};
-        prove(w.op, runs && consecutive && model.assumptions(),
-              parity != pParity,
-              "this wait on " + describeMemory(w.barriers) +
-                  " waits for the phase after the previous wait's "
-                  "(parities alternate)",
-              points);
-      }
-      std::pair<Operation *, Instance *> first[] = {{w.op, &iw}};
-      prove(w.op, runs && noPrevious && model.assumptions(), parity == 0,
-            "the first wait on " + describeMemory(w.barriers) +
-                " waits for parity 0",
-            first);
-      // At most `count` arrivals between the previous wait (or the start)
-      // and this one: otherwise the waiter can be a whole phase behind.
-      // Over every nondecreasing choice of count + 1 arrival ops (one op
-      // may arrive in several iterations).
-      SmallVector<size_t> chosen;
-      std::function<void(size_t)> choose = [&](size_t from) {
-        if (chosen.size() == static_cast<size_t>(count) + 1) {
-          SmallVector<Instance> insts;
-          for (size_t k = 0; k < chosen.size(); ++k)
-            insts.push_back(fresh("@a"));
-          z3::expr many = ctx.bool_val(true);
-          for (size_t k = 0; k < chosen.size(); ++k) {
-            const SyncPoint &a = arrivals[chosen[k]];
-            many = many && model.executes(a.op, insts[k]) &&
-                   sameElement(a, insts[k], w, iw);
-            if (k)
-              many = many && model.before(arrivals[chosen[k - 1]].op,
-                                          insts[k - 1], a.op, insts[k]);
-          }
-          const SyncPoint &last = arrivals[chosen.back()];
-          many = many && model.before(last.op, insts.back(), w.op, iw) &&
-                 noWaitBetween(arrivals[chosen.front()].op, insts.front(), w,
-                               iw);
-          SmallVector<std::pair<Operation *, Instance *>> points;
-          for (size_t k = 0; k < chosen.size(); ++k)
-            points.push_back({arrivals[chosen[k]].op, &insts[k]});
-          points.push_back({w.op, &iw});
-          std::string arrivalsPerPhase =
-              count == 1 ? "one arrival on " + describeMemory(w.barriers) +
-                               " completes"
-                         : std::to_string(count) + " arrivals on " +
-                               describeMemory(w.barriers) + " complete";
-          prove(w.op, runs && model.assumptions(), !many,
-                arrivalsPerPhase + " each phase this wait waits for (" +
-                    (count == 1 ? std::string("two")
-                                : std::to_string(count + 1)) +
-                    " arrivals with no wait between let the waiter fall a "
-                    "phase behind)",
-                points);
-          return;
-        }
-        for (size_t x = from; x < arrivals.size(); ++x) {
-          if (arrivals[x].barriers != w.barriers)
-            continue;
-          chosen.push_back(x);
-          choose(x);
-          chosen.pop_back();
-        }
-      };
-      choose(0);
-    }
-  }
-
-  /// Instantiations of the loop variables of `ops` (in `insts`) at the
-  /// iterations of `anchor` (in `ianchor`) shifted by -period..period, a
-  /// repeated op one more step each time: where the ops of a ring protocol
-  /// usually meet. Where a ring runs on across an outer loop (a persistent
-  /// kernel's tiles), also that many steps into the outer loop's previous
-  /// or next iteration. Hints only; the quantifier they instantiate stays.
+  /// Instantiations of the loop variables of `ops` at the iterations of
+  /// `anchor` (in `ianchor`) up to `period` steps before it (`direction`
+  /// -1) or after it (+1): where
+  /// the ops of a ring protocol usually meet. Where a ring runs on across
+  /// an outer loop (a persistent kernel's tiles), also that many steps into
+  /// the outer loop's neighbouring iteration on that side. Hints only.
   std::vector<std::vector<z3::expr>>
   nearbyIterations(ArrayRef<Operation *> ops, Operation *anchor,
-                   Instance &ianchor, int64_t period) {
+                   Instance &ianchor, int64_t period, int direction) {
     std::vector<std::vector<z3::expr>> result;
-    for (int wrap : {0, -1, 1})
-      for (int64_t shift = -period; shift <= period; ++shift) {
+    for (int wrap : {0, direction})
+      for (int64_t step = 0; step <= period; ++step) {
+        int64_t shift = direction * step;
         std::vector<z3::expr> values;
         bool all = true, wrapped = false;
         for (auto [k, op] : llvm::enumerate(ops)) {
           if (model.loops(op).empty())
             continue;
-          int64_t repeats = llvm::count(ops.take_front(k), op);
+          // Repeats of one op: a step apart, the last nearest the anchor.
+          int64_t repeats = direction < 0
+                                ? -llvm::count(ops.drop_front(k + 1), op)
+                                : llvm::count(ops.take_front(k), op);
           auto at =
               model.shiftedIteration(op, anchor, ianchor, shift + repeats);
           if (!at) {
@@ -984,73 +887,220 @@ private:
     return result;
   }
 
-  /// Every phase a wait waits for completes: `count` arrivals on its
-  /// element come after the previous wait of its role on it (or the start)
-  /// and before it, in sequential order. With the at-most check of
-  /// checkWaitProtocol each wait returns on exactly the arrivals of its
-  /// interval; fewer is a hang, not a race (an arrive left out, or the
-  /// final arrive of a tile whose ring the next tile goes on using).
-  void checkPhasesComplete() {
+  /// Calls `fn(ops, insts, chain)` for every choice of `n` arrival ops on
+  /// `w`'s barrier array (nondecreasing in `arrivals`, one op may arrive in
+  /// several iterations), `chain` saying that they run in that sequential
+  /// order on `w`'s element after the wait before `w` (or the start) and
+  /// before `w` (hinted for use as an assumption where `assumed`).
+  void forEachArrivalRun(
+      size_t n, const SyncPoint &w, Instance &iw, bool assumed,
+      llvm::function_ref<void(ArrayRef<Operation *>, MutableArrayRef<Instance>,
+                              const z3::expr &)>
+          fn) {
+    SmallVector<size_t> chosen;
+    std::function<void(size_t)> choose = [&](size_t from) {
+      if (chosen.size() == n) {
+        SmallVector<Operation *> ops;
+        SmallVector<Instance> insts;
+        for (size_t x : chosen) {
+          ops.push_back(arrivals[x].op);
+          insts.push_back(fresh("@a"));
+        }
+        z3::expr chain = ctx.bool_val(true);
+        for (size_t k = 0; k < n; ++k) {
+          const SyncPoint &a = arrivals[chosen[k]];
+          chain = chain && model.executes(a.op, insts[k]) &&
+                  sameElement(a, insts[k], w, iw);
+          if (k)
+            chain = chain &&
+                    model.before(ops[k - 1], insts[k - 1], a.op, insts[k]);
+        }
+        chain = chain && model.before(ops.back(), insts.back(), w.op, iw) &&
+                noWaitBetween(ops.front(), insts.front(), w, iw, assumed);
+        fn(ops, insts, chain);
+        return;
+      }
+      for (size_t x = from; x < arrivals.size(); ++x) {
+        if (arrivals[x].barriers != w.barriers)
+          continue;
+        chosen.push_back(x);
+        choose(x);
+        chosen.pop_back();
+      }
+    };
+    choose(0);
+  }
+
+  /// Two consecutive waits on an element (`consecutive`) with an arrival
+  /// between them: the later one waits for the next phase. Most waits
+  /// never share a phase, so the stronger claim without the arrival is
+  /// tried first (Z3 answers it with a model more readily); a model of it
+  /// with an arrival between is a counterexample of the claim itself.
+  void checkParityAlternates(const SyncPoint &w, Instance &iw,
+                             const SyncPoint &p, Instance &ip,
+                             const z3::expr &consecutive,
+                             const z3::expr &parity, const z3::expr &pParity) {
+    std::string what = "this wait on " + describeMemory(w.barriers) +
+                       " waits for the phase after the previous wait's "
+                       "(parities alternate)";
+    z3::expr facts = consecutive && model.assumptions();
+    std::pair<Operation *, Instance *> both[] = {{p.op, &ip}, {w.op, &iw}};
+    SmallVector<std::pair<const SyncPoint *, Instance>> between;
+    z3::expr anyBetween = ctx.bool_val(false);
+    for (const SyncPoint &a : arrivals) {
+      if (a.barriers != w.barriers)
+        continue;
+      Instance ia = fresh("@a");
+      anyBetween = anyBetween ||
+                   (model.executes(a.op, ia) && sameElement(a, ia, w, iw) &&
+                    model.before(p.op, ip, a.op, ia) &&
+                    model.before(a.op, ia, w.op, iw));
+      between.push_back({&a, std::move(ia)});
+    }
+    Verdict v = prover.check(facts && parity == pParity, what,
+                             model.minimalOrder(both), loopBounds(both));
+    if (v.kind == Verdict::Unsat) {
+      prover.recordProof(w.op, what);
+      ++proved;
+      return;
+    }
+    if (v.kind == Verdict::Sat) {
+      z3::expr pinned = facts && parity == pParity;
+      forEachConstant(
+          facts && parity == pParity,
+          [&](const z3::expr &c) {
+            pinned = pinned && c == v.model->eval(c, true);
+          },
+          /*intoQuantifiers=*/false);
+      if (prover.check(pinned && anyBetween, what + " (model)", {}, {})
+              .kind == Verdict::Sat) {
+        error(w.op, what + " does not hold", &*v.model, both);
+        return;
+      }
+    }
+    prove(w.op, facts && anyBetween, parity != pParity, what, both);
+  }
+
+  /// The protocol of each element's waits, of all roles together in
+  /// sequential order: the first waits for parity 0 after N arrivals; each
+  /// later one waits for the phase of the wait before it (no arrival
+  /// between, same parity: two consumers of one slot) or for the next one
+  /// (exactly N arrivals between, the other parity: a waiter may skip the
+  /// phases other roles waited for, as ping-pong consumers do). Then each
+  /// wait returns on exactly the arrivals up to it; fewer is a hang (an
+  /// arrive left out, or the final arrive of a tile whose ring the next
+  /// tile goes on using), more lets the waiter fall a phase behind.
+  void checkWaitProtocol() {
     for (const SyncPoint &w : waits) {
       auto init = w.barriers.getDefiningOp<schedule::MBarrierInitOp>();
-      if (!init)
-        continue; // checkWaitProtocol reports it
+      if (!init) {
+        error(w.op,
+              "the schedule checker follows mbarriers from their "
+              "schedule.mbarrier.init in this kernel",
+              nullptr);
+        continue;
+      }
       int64_t count = init.getCountAttr().getInt();
-      Instance iw = fresh("@c");
-      // No choice of `count` arrivals (ops nondecreasing in the list, in
-      // increasing sequential order) fills the interval.
+      int64_t period = ringPeriod(w.barriers);
+      auto parityOf = [&](Operation *op, Instance &inst) {
+        return z3::mod(
+            model.asInt(model.term(
+                llvm::cast<schedule::MBarrierWaitOp>(op).getParity(), inst)),
+            2);
+      };
+      Instance iw = fresh("@w");
+      z3::expr runs = model.executes(w.op, iw);
+      z3::expr parity = parityOf(w.op, iw);
+      // What keeps this wait from hanging, stated universally (`none`), at
+      // nearby iterations (`ground`) and with free instances (`denied`):
+      // the wait before it waits for the same phase, or N arrivals come
+      // between.
       z3::expr none = ctx.bool_val(true), ground = ctx.bool_val(true),
                denied = ctx.bool_val(false);
-      SmallVector<size_t> chosen;
-      std::function<void(size_t)> choose = [&](size_t from) {
-        if (chosen.size() == static_cast<size_t>(count)) {
-          SmallVector<Operation *> ops;
-          SmallVector<Instance> insts;
-          for (size_t x : chosen) {
-            ops.push_back(arrivals[x].op);
-            insts.push_back(fresh("@ca"));
-          }
-          z3::expr filled = ctx.bool_val(true);
-          std::vector<z3::expr> vars;
-          for (size_t k = 0; k < chosen.size(); ++k) {
-            const SyncPoint &a = arrivals[chosen[k]];
-            filled = filled && model.executes(a.op, insts[k]) &&
-                     sameElement(a, insts[k], w, iw);
-            if (k)
-              filled = filled && model.before(ops[k - 1], insts[k - 1], a.op,
-                                              insts[k]);
-            llvm::append_range(vars, model.loopVars(a.op, insts[k]));
-          }
-          filled = filled &&
-                   model.before(ops.back(), insts.back(), w.op, iw) &&
-                   noWaitBetween(ops.front(), insts.front(), w, iw);
-          auto near =
-              nearbyIterations(ops, w.op, iw, ringPeriod(w.barriers));
-          none = none && model.forAll(vars, !filled);
-          denied = denied || filled;
-          ground = ground && model.instances(vars, !filled, near);
-          return;
+      z3::expr noPrevious = ctx.bool_val(true);
+      for (const SyncPoint &p : waits) {
+        if (p.barriers != w.barriers)
+          continue;
+        Instance ip = fresh("@p");
+        z3::expr earlier = model.executes(p.op, ip) &&
+                           sameElement(p, ip, w, iw) &&
+                           model.before(p.op, ip, w.op, iw);
+        std::vector<z3::expr> vars = model.loopVars(p.op, ip);
+        noPrevious = noPrevious &&
+                     model.forAll(vars, !earlier,
+                                  ringNeighbours(p.op, w.barriers, nullptr, iw,
+                                                 w.op, iw));
+        z3::expr consecutive = earlier && noWaitBetween(p.op, ip, w, iw);
+        z3::expr pParity = parityOf(p.op, ip);
+        checkParityAlternates(w, iw, p, ip, runs && consecutive, parity,
+                              pParity);
+        // Another wait op for the same phase: usually in this iteration
+        // (consumers of one slot); this op itself: in the previous one.
+        z3::expr samePhase =
+            earlier && noWaitBetween(p.op, ip, w, iw, /*hinted=*/false) &&
+            parity == pParity;
+        std::vector<std::vector<z3::expr>> near;
+        if (p.op != w.op) {
+          Operation *ops[] = {p.op};
+          near = nearbyIterations(ops, w.op, iw, period, -1);
+        } else if (auto previous = model.shiftedIteration(p.op, w.op, iw, -1)) {
+          near.push_back(std::move(*previous));
         }
-        for (size_t x = from; x < arrivals.size(); ++x) {
-          if (arrivals[x].barriers != w.barriers)
-            continue;
-          chosen.push_back(x);
-          choose(x);
-          chosen.pop_back();
-        }
-      };
-      choose(0);
-      std::pair<Operation *, Instance *> points[] = {{w.op, &iw}};
-      refute(w.op, model.executes(w.op, iw) && model.assumptions(), ground,
-             none, denied,
+        none = none && model.forAll(vars, !samePhase);
+        ground = ground && model.instances(vars, !samePhase, near);
+        denied = denied || samePhase;
+      }
+      std::pair<Operation *, Instance *> first[] = {{w.op, &iw}};
+      prove(w.op, runs && noPrevious && model.assumptions(), parity == 0,
+            "the first wait on " + describeMemory(w.barriers) +
+                " waits for parity 0",
+            first);
+      // At most `count` arrivals between the previous wait (or the start)
+      // and this one: otherwise the waiter can be a whole phase behind.
+      std::string arrivalsPerPhase =
+          count == 1 ? "one arrival on " + describeMemory(w.barriers) +
+                           " completes"
+                     : std::to_string(count) + " arrivals on " +
+                           describeMemory(w.barriers) + " complete";
+      forEachArrivalRun(
+          count + 1, w, iw, /*assumed=*/true,
+          [&](ArrayRef<Operation *> ops, MutableArrayRef<Instance> insts,
+              const z3::expr &many) {
+            SmallVector<std::pair<Operation *, Instance *>> points;
+            for (auto [op, inst] : llvm::zip(ops, insts))
+              points.push_back({op, &inst});
+            points.push_back({w.op, &iw});
+            prove(w.op, runs && model.assumptions(), !many,
+                  arrivalsPerPhase + " each phase this wait waits for (" +
+                      (count == 1 ? std::string("two")
+                                  : std::to_string(count + 1)) +
+                      " arrivals with no wait between let the waiter fall a "
+                      "phase behind)",
+                  points);
+          });
+      // At least `count`, unless the wait before waits for the same phase.
+      forEachArrivalRun(
+          count, w, iw, /*assumed=*/false,
+          [&](ArrayRef<Operation *> ops, MutableArrayRef<Instance> insts,
+              const z3::expr &filled) {
+            std::vector<z3::expr> vars;
+            for (auto [op, inst] : llvm::zip(ops, insts))
+              llvm::append_range(vars, model.loopVars(op, inst));
+            none = none && model.forAll(vars, !filled);
+            ground = ground &&
+                     model.instances(vars, !filled,
+                                     nearbyIterations(ops, w.op, iw, period, -1));
+            denied = denied || filled;
+          });
+      refute(w.op, runs && model.assumptions(), ground, none, denied,
              "the phase this wait waits for completes: " +
-                (count == 1 ? std::string("an arrival")
-                            : std::to_string(count) + " arrivals") +
-                " on " + describeMemory(w.barriers) +
-                " after this role's previous wait on that element (or the "
-                "start) and before this one (otherwise the wait never "
-                "returns)",
-            points);
+                 (count == 1 ? std::string("an arrival")
+                             : std::to_string(count) + " arrivals") +
+                 " on " + describeMemory(w.barriers) +
+                 " after the previous wait on that element (or the start) "
+                 "and before this one, or none after a wait for the same "
+                 "phase (otherwise the wait never returns)",
+             first);
     }
   }
 
@@ -1082,7 +1132,7 @@ private:
         ground = ground &&
                  model.instances(vars, !awaited,
                                  nearbyIterations(ops, region, ir,
-                                                  ringPeriod(w.barriers)));
+                                                  ringPeriod(w.barriers), 1));
       }
       std::pair<Operation *, Instance *> points[] = {{region, &ir}};
       refute(region, model.executes(region, ir) && model.assumptions(), ground,
@@ -1449,10 +1499,8 @@ private:
       }
     checkTmaStoresRetiredAtExit();
     checkStagedOperands();
-    if (anyCrossRole || !waits.empty()) {
+    if (anyCrossRole || !waits.empty())
       checkWaitProtocol();
-      checkPhasesComplete();
-    }
     checkTmaLoadsAwaited();
     if (anyCrossRole)
       checkNoLapping();
