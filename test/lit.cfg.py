@@ -54,6 +54,8 @@ if config.ptxas_executable and os.path.exists(config.ptxas_executable):
 # runtime in those processes too.
 if config.tiletag_sanitize.upper() in ("OFF", "0", "FALSE", ""):
     config.available_features.add("build-tests")
+    # Long sweeps run in full here and in part in the sanitizer build.
+    config.available_features.add("plain-build")
     if os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-opt")):
         config.available_features.add("mlir-opt-plugin")
 

@@ -73,15 +73,8 @@ public:
       return true;
     }
     if (v.kind == Verdict::Sat) {
-      z3::expr pinned = facts && ground;
-      forEachConstant(
-          facts && ground,
-          [&](const z3::expr &c) {
-            pinned = pinned && c == v.model->eval(c, true);
-          },
-          /*intoQuantifiers=*/false);
-      Verdict real = prover.check(pinned && denied, what.str() + " (model)",
-                                  {}, {});
+      Verdict real = prover.check(pinnedTo(*v.model, facts && ground) && denied,
+                                  what.str() + " (model)", {}, {});
       if (real.kind == Verdict::Unsat) {
         error(op, what + " does not hold", &*v.model, points);
         return false;
@@ -793,6 +786,33 @@ private:
     return Instance{(prefix + std::to_string(instanceCounter++)).str(), {}, ""};
   }
 
+  /// For an op in a loop beside `anchor`'s (a ring that runs on from one
+  /// K loop into the next): `loops`' variables with the loops around
+  /// `anchor` too at its values and the innermost, the only other one,
+  /// `distance` steps from its end (direction -1: the loop before the
+  /// anchor) or from its start (+1: the loop after it).
+  std::optional<std::vector<z3::expr>>
+  edgeIteration(ArrayRef<scf::ForOp> loops, Operation *anchor,
+                Instance &ianchor, int64_t distance, int direction) {
+    SmallVector<scf::ForOp> shared = model.loops(anchor);
+    if (loops.empty() || loops.size() > shared.size() + 1 ||
+        !std::equal(loops.begin(), loops.end() - 1, shared.begin()) ||
+        (loops.size() <= shared.size() &&
+         loops.back() == shared[loops.size() - 1]))
+      return std::nullopt;
+    std::vector<z3::expr> values;
+    for (scf::ForOp loop : loops.drop_back())
+      values.push_back(model.inductionVar(loop, ianchor));
+    scf::ForOp inner = loops.back();
+    z3::expr step = model.term(inner.getStep(), ianchor);
+    values.push_back(direction < 0
+                         ? model.term(inner.getUpperBound(), ianchor) -
+                               step * ctx.int_val(1 + distance)
+                         : model.term(inner.getLowerBound(), ianchor) +
+                               step * ctx.int_val(distance));
+    return values;
+  }
+
   /// The size of an mbarrier array: a ring's period.
   static int64_t ringPeriod(Value barriers) {
     auto init = barriers.getDefiningOp<schedule::MBarrierInitOp>();
@@ -808,19 +828,30 @@ private:
                  Instance &iafter, Operation *before, Instance &ibefore) {
     int64_t period = ringPeriod(barriers);
     std::vector<std::vector<z3::expr>> result;
-    if (after)
+    // In a loop beside the anchor's (a ring run on from one loop into the
+    // next): the iterations at that end of the loop, within a period.
+    auto nearEdge = [&](Operation *anchor, Instance &ianchor, int direction) {
+      for (int64_t d = 0; d <= period; ++d)
+        if (auto at = edgeIteration(model.loops(op), anchor, ianchor, d,
+                                    direction))
+          result.push_back(std::move(*at));
+    };
+    if (after) {
       if (auto next = model.shiftedIteration(op, after, iafter, period))
         result.push_back(std::move(*next));
+      else
+        nearEdge(after, iafter, 1);
+    }
     if (auto previous = model.shiftedIteration(op, before, ibefore, -period))
       result.push_back(std::move(*previous));
+    else
+      nearEdge(before, ibefore, -1);
     return result;
   }
 
   /// No wait on `w`'s element, of any role, comes between `from` and `w`.
-  /// `hinted`: with the ring neighbours instantiated, which helps where the
-  /// formula is assumed, not where it is to be shown.
   z3::expr noWaitBetween(Operation *from, Instance &ifrom, const SyncPoint &w,
-                         Instance &iw, bool hinted = true) {
+                         Instance &iw) {
     z3::expr none = ctx.bool_val(true);
     for (const SyncPoint &other : waits) {
       if (other.barriers != w.barriers)
@@ -830,11 +861,9 @@ private:
                          sameElement(other, io, w, iw) &&
                          model.before(from, ifrom, other.op, io) &&
                          model.before(other.op, io, w.op, iw);
-      none = none &&
-             (hinted ? model.forAll(model.loopVars(other.op, io), !between,
-                                    ringNeighbours(other.op, w.barriers, from,
-                                                   ifrom, w.op, iw))
-                     : model.forAll(model.loopVars(other.op, io), !between));
+      none = none && model.forAll(model.loopVars(other.op, io), !between,
+                                  ringNeighbours(other.op, w.barriers, from,
+                                                 ifrom, w.op, iw));
     }
     return none;
   }
@@ -863,11 +892,14 @@ private:
                                 : llvm::count(ops.take_front(k), op);
           auto at =
               model.shiftedIteration(op, anchor, ianchor, shift + repeats);
+          SmallVector<scf::ForOp> loops = model.loops(op);
+          if (!at)
+            at = edgeIteration(loops, anchor, ianchor,
+                               step + std::abs(repeats), direction);
           if (!at) {
             all = false;
             break;
           }
-          SmallVector<scf::ForOp> loops = model.loops(op);
           if (wrap && loops.size() >= 2) {
             wrapped = true;
             scf::ForOp outer = loops[loops.size() - 2], inner = loops.back();
@@ -890,10 +922,9 @@ private:
   /// Calls `fn(ops, insts, chain)` for every choice of `n` arrival ops on
   /// `w`'s barrier array (nondecreasing in `arrivals`, one op may arrive in
   /// several iterations), `chain` saying that they run in that sequential
-  /// order on `w`'s element after the wait before `w` (or the start) and
-  /// before `w` (hinted for use as an assumption where `assumed`).
+  /// order on `w`'s element before `w`.
   void forEachArrivalRun(
-      size_t n, const SyncPoint &w, Instance &iw, bool assumed,
+      size_t n, const SyncPoint &w, Instance &iw,
       llvm::function_ref<void(ArrayRef<Operation *>, MutableArrayRef<Instance>,
                               const z3::expr &)>
           fn) {
@@ -915,8 +946,7 @@ private:
             chain = chain &&
                     model.before(ops[k - 1], insts[k - 1], a.op, insts[k]);
         }
-        chain = chain && model.before(ops.back(), insts.back(), w.op, iw) &&
-                noWaitBetween(ops.front(), insts.front(), w, iw, assumed);
+        chain = chain && model.before(ops.back(), insts.back(), w.op, iw);
         fn(ops, insts, chain);
         return;
       }
@@ -931,11 +961,11 @@ private:
     choose(0);
   }
 
-  /// Two consecutive waits on an element (`consecutive`) with an arrival
-  /// between them: the later one waits for the next phase. Most waits
-  /// never share a phase, so the stronger claim without the arrival is
-  /// tried first (Z3 answers it with a model more readily); a model of it
-  /// with an arrival between is a counterexample of the claim itself.
+  /// Two consecutive waits on an element (`consecutive`, with the facts)
+  /// with an arrival between them: the later one waits for the next phase.
+  /// Most waits never share a phase, so the stronger claim without the
+  /// arrival is tried first (Z3 answers it with a model more readily); a
+  /// model of it with an arrival between is a counterexample of the claim.
   void checkParityAlternates(const SyncPoint &w, Instance &iw,
                              const SyncPoint &p, Instance &ip,
                              const z3::expr &consecutive,
@@ -943,9 +973,7 @@ private:
     std::string what = "this wait on " + describeMemory(w.barriers) +
                        " waits for the phase after the previous wait's "
                        "(parities alternate)";
-    z3::expr facts = consecutive && model.assumptions();
     std::pair<Operation *, Instance *> both[] = {{p.op, &ip}, {w.op, &iw}};
-    SmallVector<std::pair<const SyncPoint *, Instance>> between;
     z3::expr anyBetween = ctx.bool_val(false);
     for (const SyncPoint &a : arrivals) {
       if (a.barriers != w.barriers)
@@ -955,30 +983,33 @@ private:
                    (model.executes(a.op, ia) && sameElement(a, ia, w, iw) &&
                     model.before(p.op, ip, a.op, ia) &&
                     model.before(a.op, ia, w.op, iw));
-      between.push_back({&a, std::move(ia)});
     }
-    Verdict v = prover.check(facts && parity == pParity, what,
-                             model.minimalOrder(both), loopBounds(both));
+    z3::expr same = consecutive && parity == pParity;
+    Verdict v = prover.check(same, what, model.minimalOrder(both),
+                             loopBounds(both));
     if (v.kind == Verdict::Unsat) {
       prover.recordProof(w.op, what);
       ++proved;
       return;
     }
-    if (v.kind == Verdict::Sat) {
-      z3::expr pinned = facts && parity == pParity;
-      forEachConstant(
-          facts && parity == pParity,
-          [&](const z3::expr &c) {
-            pinned = pinned && c == v.model->eval(c, true);
-          },
-          /*intoQuantifiers=*/false);
-      if (prover.check(pinned && anyBetween, what + " (model)", {}, {})
-              .kind == Verdict::Sat) {
-        error(w.op, what + " does not hold", &*v.model, both);
-        return;
-      }
+    if (v.kind == Verdict::Sat &&
+        prover.check(pinnedTo(*v.model, same) && anyBetween,
+                     what + " (model)", {}, {})
+                .kind == Verdict::Sat) {
+      error(w.op, what + " does not hold", &*v.model, both);
+      return;
     }
-    prove(w.op, facts && anyBetween, parity != pParity, what, both);
+    prove(w.op, consecutive && anyBetween, parity != pParity, what, both);
+  }
+
+  /// `f` with each of its constants (outside quantifiers) at its value in
+  /// `m`: whether something exists in that very configuration.
+  z3::expr pinnedTo(const z3::model &m, const z3::expr &f) {
+    z3::expr pinned = f;
+    forEachConstant(
+        f, [&](const z3::expr &c) { pinned = pinned && c == m.eval(c, true); },
+        /*intoQuantifiers=*/false);
+    return pinned;
   }
 
   /// The protocol of each element's waits, of all roles together in
@@ -1001,7 +1032,6 @@ private:
         continue;
       }
       int64_t count = init.getCountAttr().getInt();
-      int64_t period = ringPeriod(w.barriers);
       auto parityOf = [&](Operation *op, Instance &inst) {
         return z3::mod(
             model.asInt(model.term(
@@ -1011,12 +1041,10 @@ private:
       Instance iw = fresh("@w");
       z3::expr runs = model.executes(w.op, iw);
       z3::expr parity = parityOf(w.op, iw);
-      // What keeps this wait from hanging, stated universally (`none`), at
-      // nearby iterations (`ground`) and with free instances (`denied`):
-      // the wait before it waits for the same phase, or N arrivals come
-      // between.
-      z3::expr none = ctx.bool_val(true), ground = ctx.bool_val(true),
-               denied = ctx.bool_val(false);
+      std::string arrivalsText =
+          (count == 1 ? std::string("an arrival")
+                      : std::to_string(count) + " arrivals") +
+          " on " + describeMemory(w.barriers);
       z3::expr noPrevious = ctx.bool_val(true);
       for (const SyncPoint &p : waits) {
         if (p.barriers != w.barriers)
@@ -1025,36 +1053,39 @@ private:
         z3::expr earlier = model.executes(p.op, ip) &&
                            sameElement(p, ip, w, iw) &&
                            model.before(p.op, ip, w.op, iw);
-        std::vector<z3::expr> vars = model.loopVars(p.op, ip);
-        noPrevious = noPrevious &&
-                     model.forAll(vars, !earlier,
-                                  ringNeighbours(p.op, w.barriers, nullptr, iw,
-                                                 w.op, iw));
-        z3::expr consecutive = earlier && noWaitBetween(p.op, ip, w, iw);
+        noPrevious =
+            noPrevious &&
+            model.forAll(model.loopVars(p.op, ip), !earlier,
+                         ringNeighbours(p.op, w.barriers, nullptr, iw, w.op,
+                                        iw));
+        z3::expr consecutive = runs && earlier &&
+                               noWaitBetween(p.op, ip, w, iw) &&
+                               model.assumptions();
         z3::expr pParity = parityOf(p.op, ip);
-        checkParityAlternates(w, iw, p, ip, runs && consecutive, parity,
-                              pParity);
-        // Another wait op for the same phase: usually in this iteration
-        // (consumers of one slot); this op itself: in the previous one.
-        z3::expr samePhase =
-            earlier && noWaitBetween(p.op, ip, w, iw, /*hinted=*/false) &&
-            parity == pParity;
-        std::vector<std::vector<z3::expr>> near;
-        if (p.op != w.op) {
-          Operation *ops[] = {p.op};
-          near = nearbyIterations(ops, w.op, iw, period, -1);
-        } else if (auto previous = model.shiftedIteration(p.op, w.op, iw, -1)) {
-          near.push_back(std::move(*previous));
-        }
-        none = none && model.forAll(vars, !samePhase);
-        ground = ground && model.instances(vars, !samePhase, near);
-        denied = denied || samePhase;
+        checkParityAlternates(w, iw, p, ip, consecutive, parity, pParity);
+        // Waiting for the phase after p's: `count` arrivals after p.
+        std::pair<Operation *, Instance *> points[] = {{p.op, &ip},
+                                                       {w.op, &iw}};
+        requireArrivals(w, iw, count, p.op, &ip, consecutive && parity != pParity,
+                        "the phase this wait waits for completes: " +
+                            arrivalsText +
+                            " after the wait before it on that element, "
+                            "which waits for the previous phase (otherwise "
+                            "this wait never returns)",
+                        points);
       }
       std::pair<Operation *, Instance *> first[] = {{w.op, &iw}};
       prove(w.op, runs && noPrevious && model.assumptions(), parity == 0,
             "the first wait on " + describeMemory(w.barriers) +
                 " waits for parity 0",
             first);
+      requireArrivals(w, iw, count, nullptr, nullptr,
+                      runs && noPrevious && model.assumptions(),
+                      "the phase the first wait on that element waits for "
+                      "completes: " +
+                          arrivalsText +
+                          " before it (otherwise it never returns)",
+                      first);
       // At most `count` arrivals between the previous wait (or the start)
       // and this one: otherwise the waiter can be a whole phase behind.
       std::string arrivalsPerPhase =
@@ -1063,9 +1094,11 @@ private:
                      : std::to_string(count) + " arrivals on " +
                            describeMemory(w.barriers) + " complete";
       forEachArrivalRun(
-          count + 1, w, iw, /*assumed=*/true,
+          count + 1, w, iw,
           [&](ArrayRef<Operation *> ops, MutableArrayRef<Instance> insts,
-              const z3::expr &many) {
+              const z3::expr &chain) {
+            z3::expr many =
+                chain && noWaitBetween(ops.front(), insts.front(), w, iw);
             SmallVector<std::pair<Operation *, Instance *>> points;
             for (auto [op, inst] : llvm::zip(ops, insts))
               points.push_back({op, &inst});
@@ -1078,30 +1111,38 @@ private:
                       "phase behind)",
                   points);
           });
-      // At least `count`, unless the wait before waits for the same phase.
-      forEachArrivalRun(
-          count, w, iw, /*assumed=*/false,
-          [&](ArrayRef<Operation *> ops, MutableArrayRef<Instance> insts,
-              const z3::expr &filled) {
-            std::vector<z3::expr> vars;
-            for (auto [op, inst] : llvm::zip(ops, insts))
-              llvm::append_range(vars, model.loopVars(op, inst));
-            none = none && model.forAll(vars, !filled);
-            ground = ground &&
-                     model.instances(vars, !filled,
-                                     nearbyIterations(ops, w.op, iw, period, -1));
-            denied = denied || filled;
-          });
-      refute(w.op, runs && model.assumptions(), ground, none, denied,
-             "the phase this wait waits for completes: " +
-                 (count == 1 ? std::string("an arrival")
-                             : std::to_string(count) + " arrivals") +
-                 " on " + describeMemory(w.barriers) +
-                 " after the previous wait on that element (or the start) "
-                 "and before this one, or none after a wait for the same "
-                 "phase (otherwise the wait never returns)",
-             first);
     }
+  }
+
+  /// Under `facts`, `count` arrivals on `w`'s element come after `after`
+  /// (in `iafter`; the start where null) and before `w`: refuted with the
+  /// arrivals stated at the iterations near `w` where rings put them.
+  void requireArrivals(const SyncPoint &w, Instance &iw, int64_t count,
+                       Operation *after, Instance *iafter,
+                       const z3::expr &facts, const Twine &what,
+                       ArrayRef<std::pair<Operation *, Instance *>> points) {
+    z3::expr none = ctx.bool_val(true), ground = ctx.bool_val(true),
+             denied = ctx.bool_val(false);
+    forEachArrivalRun(
+        count, w, iw,
+        [&](ArrayRef<Operation *> ops, MutableArrayRef<Instance> insts,
+            const z3::expr &chain) {
+          z3::expr filled =
+              after ? chain && model.before(after, *iafter, ops.front(),
+                                            insts.front())
+                    : chain;
+          std::vector<z3::expr> vars;
+          for (auto [op, inst] : llvm::zip(ops, insts))
+            llvm::append_range(vars, model.loopVars(op, inst));
+          none = none && model.forAll(vars, !filled);
+          ground = ground &&
+                   model.instances(vars, !filled,
+                                   nearbyIterations(ops, w.op, iw,
+                                                    ringPeriod(w.barriers),
+                                                    -1));
+          denied = denied || filled;
+        });
+    refute(w.op, facts, ground, none, denied, what, points);
   }
 
   /// Every TMA copy into shared memory completes before the program ends:
@@ -1268,10 +1309,12 @@ private:
   using Witnesses = std::vector<std::pair<z3::expr, z3::expr>>;
 
   /// Adds `op` in `inst` witnessed at `anchor`'s iteration in `ianchor`
-  /// (where the loops around `op` are around `anchor`).
+  /// (where the loops around `op` are around `anchor`), moved by `shift`
+  /// iterations of its innermost loop. A variable witnessed twice is
+  /// stated at each in turn (see noHappensBefore).
   void witness(Witnesses &witnesses, Operation *op, Instance &inst,
-               Operation *anchor, Instance &ianchor) {
-    auto values = model.shiftedIteration(op, anchor, ianchor, 0);
+               Operation *anchor, Instance &ianchor, int64_t shift = 0) {
+    auto values = model.shiftedIteration(op, anchor, ianchor, shift);
     if (!values)
       return;
     for (auto [var, value] : llvm::zip(model.loopVars(op, inst), *values))
@@ -1361,7 +1404,10 @@ private:
             model.before(rel.op, rel.inst, a.op, ia) &&
             model.before(a.op, ia, w.op, iw) && model.before(w.op, iw, y, iy);
         any = any || edge;
+        // The arrival right after the release, or (a release of the
+        // previous step's slot, as rings write it) one step later.
         witness(witnesses, a.op, ia, rel.op, rel.inst);
+        witness(witnesses, a.op, ia, rel.op, rel.inst, 1);
         witness(witnesses, w.op, iw, anchor, ianchor);
       }
     }
@@ -1667,15 +1713,27 @@ private:
   z3::expr noHappensBefore(const z3::expr &hb, const Witnesses &witnesses) {
     std::vector<z3::expr> vars;
     collectBound(hb, vars);
-    // One instance: every edge at its witnesses (a variable without one
-    // stays a free constant, which any value instantiates).
-    std::vector<z3::expr> witnessed;
-    for (const z3::expr &var : vars) {
-      auto it = llvm::find_if(witnesses,
-                              [&](auto &w) { return z3::eq(w.first, var); });
-      witnessed.push_back(it == witnesses.end() ? var : it->second);
+    // Instance j: every edge at its variables' j-th witnesses (or their
+    // last; a variable without one stays a free constant, which any value
+    // instantiates).
+    std::vector<std::vector<z3::expr>> instances;
+    for (size_t j = 0;; ++j) {
+      std::vector<z3::expr> witnessed;
+      bool more = false;
+      for (const z3::expr &var : vars) {
+        std::optional<z3::expr> value;
+        size_t seen = 0;
+        for (auto &[v, w] : witnesses)
+          if (z3::eq(v, var) && seen++ <= j)
+            value = w;
+        more |= seen > j + 1;
+        witnessed.push_back(value ? *value : var);
+      }
+      instances.push_back(std::move(witnessed));
+      if (!more)
+        break;
     }
-    return model.forAll(vars, !hb, {witnessed});
+    return model.forAll(vars, !hb, instances);
   }
 
   static void collectBound(const z3::expr &e, std::vector<z3::expr> &vars) {
