@@ -15,6 +15,16 @@
 // RUN: sed -e '/pending 0/d' %s > %t.exit.mlir
 // RUN: not tiletag-opt --tiletag-verify-schedule %t.exit.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXIT
 // EXIT: error: a commit_group tma and a wait_group tma retire this TMA store before the program ends does not hold
+// A TMA store on the wrong unit: its groups committed and waited for on
+// the wgmma unit retire nothing of it; the store issued on the wgmma unit
+// itself is refused.
+// RUN: sed -e 's/commit_group tma/commit_group wgmma/; s/wait_group tma/wait_group wgmma/' %s > %t.unit.mlir
+// RUN: not tiletag-opt --tiletag-verify-schedule %t.unit.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNIT
+// UNIT: error: a wait_group tma retires the TMA store at line {{[0-9]+}} before this write to its shared buffer does not hold
+// UNIT: error: a commit_group tma and a wait_group tma retire this TMA store before the program ends does not hold
+// RUN: sed -e 's/schedule.async tma {/schedule.async wgmma {/' %t.unit.mlir > %t.wgmma.mlir
+// RUN: not tiletag-opt --tiletag-verify-schedule %t.wgmma.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
+// WGMMA: error: 'tile.copy' op cannot run on the wgmma unit: its region holds only tile.dot operations
 tile.kernel @epilogue(%X: memref<?x?xf32> {tile.name = "X"}, %C: memref<?x?xf32> {tile.name = "C"}) grid(1) attributes {
     tile.launch = #tile.launch<sizes = [M = 256, N = 256], grid = [M ceildiv 64],
                                shapes = [X = [M, N], C = [M, N]]>,
