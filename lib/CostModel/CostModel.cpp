@@ -80,6 +80,13 @@ static const TargetModel kH200 = [] {
   m.tensorEfficiencySync = 0.55;
   m.tensorEfficiencyAsync = 0.72;
   m.tensorEfficiencyCooperative = 0.85;
+  // The lowering stores an accumulator element by element (st.global.b32):
+  // a warp's instruction covers 8 rows of 4 elements (a wgmma fragment), 8
+  // lines for 32 elements; other tiles, 32 consecutive elements a line.
+  // One line a cycle through the SM's store path.
+  m.storeLinesPerCycle = 1;
+  m.storeLinesPerAccumulatorElement = 8.0 / 32;
+  m.storeLinesPerElement = 1.0 / 32;
   m.defaultRegistersPerThread = 128;
   m.source = "datasheet";
   return m;
@@ -133,6 +140,12 @@ static const TargetModel kMI300X = [] {
   // (`bench/amd/metadata.py --mfma-loops` on the result): 309 VALU and 96
   // LDS reads per 16 MFMAs of 32768 FLOP.
   m.fp8MmaOperandOpsPerFlop = (309.0 + 96.0) * 64 / (16 * 32768);
+  // A wave's dword store from a 32x32 MFMA accumulator covers 32 columns
+  // of 2 rows (2 lines for 64 elements), as it does from other tiles; the
+  // vector memory path moves 64 bytes a cycle.
+  m.storeLinesPerCycle = 0.5;
+  m.storeLinesPerAccumulatorElement = 2.0 / 64;
+  m.storeLinesPerElement = 2.0 / 64;
   m.defaultRegistersPerThread = 128;
   m.source = "datasheet";
   return m;
@@ -198,7 +211,11 @@ LogicalResult cost::applyCalibration(TargetModel &model, StringRef path,
       {"tensorEfficiencyAsync", &model.tensorEfficiencyAsync},
       {"tensorEfficiencyCooperative", &model.tensorEfficiencyCooperative},
       {"mmaOperandOpsPerFlop", &model.mmaOperandOpsPerFlop},
-      {"fp8MmaOperandOpsPerFlop", &model.fp8MmaOperandOpsPerFlop}};
+      {"fp8MmaOperandOpsPerFlop", &model.fp8MmaOperandOpsPerFlop},
+      {"storeLinesPerCycle", &model.storeLinesPerCycle},
+      {"storeLinesPerAccumulatorElement",
+       &model.storeLinesPerAccumulatorElement},
+      {"storeLinesPerElement", &model.storeLinesPerElement}};
   llvm::StringMap<int64_t *> integers = {
       {"sms", &model.sms},
       {"sharedBytesPerSM", &model.sharedBytesPerSM},
@@ -273,6 +290,7 @@ struct LoopCounts {
   double threadLoadBytes = 0; // loads the computing threads wait for
   double prefetchBytes = 0;   // TMA copies issued ahead of their use
   double storeBytes = 0;
+  double storeLines = 0;      // lines global store instructions touch
   int64_t ringSlots = 0;      // depth of the rings prefetched into
   int64_t tightestMmaWait = INT64_MAX;
 };
@@ -288,7 +306,53 @@ struct KernelFacts {
   /// Matrix-unit time of an fp8 FLOP relative to a bf16 one, or 0 where
   /// the chip's lowering multiplies fp8 on the vector lanes.
   double fp8MmaCost = 0;
+  /// The target's store lines per element (TargetModel).
+  double storeLinesPerAccumulatorElement = 0, storeLinesPerElement = 0;
 };
+
+/// Whether `v` is (computed element-wise from) a dot's result, which the
+/// lowerings keep in the matrix unit's accumulator layout: through loop
+/// and region results, and ops on tensors of its shape.
+bool fromMatrixUnit(Value v) {
+  llvm::SmallPtrSet<Value, 16> seen;
+  SmallVector<Value> work{v};
+  auto shape = dyn_cast<ShapedType>(v.getType());
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (!seen.insert(x).second || x.getType() != v.getType())
+      continue;
+    Operation *def = x.getDefiningOp();
+    if (auto arg = dyn_cast<BlockArgument>(x)) {
+      // A loop-carried value: its initial value and what the body yields.
+      if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+          loop && arg.getArgNumber() >= 1) {
+        unsigned i = arg.getArgNumber() - 1;
+        work.push_back(loop.getInitArgs()[i]);
+        work.push_back(loop.getBody()->getTerminator()->getOperand(i));
+      }
+      continue;
+    }
+    if (!def)
+      continue;
+    if (isa<tile::DotOp>(def))
+      return true;
+    auto result = cast<OpResult>(x);
+    if (def->getNumRegions()) {
+      // scf.for, scf.if, schedule.role, schedule.async: what they yield.
+      for (Region &region : def->getRegions())
+        for (Block &block : region)
+          if (Operation *term = block.getTerminator();
+              term && term->getNumOperands() > result.getResultNumber())
+            work.push_back(term->getOperand(result.getResultNumber()));
+      continue;
+    }
+    for (Value operand : def->getOperands())
+      if (auto t = dyn_cast<ShapedType>(operand.getType());
+          t && shape && t.getShape() == shape.getShape())
+        work.push_back(operand);
+  }
+  return false;
+}
 
 /// A tile's identity in global memory, for the DRAM footprint of a wave.
 using TileKey = llvm::hash_code;
@@ -407,6 +471,7 @@ private:
     llvm::APInt constant;          // of an IntegerConstant
     std::optional<exec::IntegerOp> integer; // of a ScalarInteger
     double flops = 0, cudaOps = 0, sfuOps = 0, bytes = 0;
+    double storeLines = 0; // Store: lines its instructions touch
     double tensorWork = 0; // Dot: flops in bf16 matrix-unit FLOPs
     bool fp8Mma = false;   // Dot: fp8 inputs on the matrix unit
     SmallVector<unsigned, 4> operands; // slots of the op's operands
@@ -498,7 +563,12 @@ private:
               load.getType().getShape());
     } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
       step.kind = Kind::Store;
-      step.bytes = bytesOf(cast<ShapedType>(store.getValue().getType()));
+      auto type = cast<ShapedType>(store.getValue().getType());
+      step.bytes = bytesOf(type);
+      step.storeLines = static_cast<double>(type.getNumElements()) *
+                        (fromMatrixUnit(store.getValue())
+                             ? facts.storeLinesPerAccumulatorElement
+                             : facts.storeLinesPerElement);
     } else if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       step.kind = Kind::Reduce;
       step.cudaOps = static_cast<double>(
@@ -754,6 +824,7 @@ private:
       return success();
     case Kind::Store:
       counts().storeBytes += step.bytes;
+      counts().storeLines += step.storeLines;
       return success();
     case Kind::Reduce:
     case Kind::Elementwise:
@@ -867,6 +938,8 @@ private:
 
 KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model) {
   KernelFacts facts;
+  facts.storeLinesPerAccumulatorElement = model.storeLinesPerAccumulatorElement;
+  facts.storeLinesPerElement = model.storeLinesPerElement;
   if (model.fp8TensorFlopsPerCycle > 0)
     facts.fp8MmaCost = model.tensorFlopsPerCycle / model.fp8TensorFlopsPerCycle;
   if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
@@ -920,8 +993,8 @@ KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model) {
 struct LoopTime {
   double alone = 0;
   double tensor = 0, memory = 0, cuda = 0;
-  /// The term that dominates `alone`.
-  StringRef bound;
+  /// The term that dominates `alone`, and what limits `memory`.
+  StringRef bound, memoryBound;
 };
 
 /// The largest of `terms` (value, name).
@@ -950,7 +1023,17 @@ LoopTime loopTime(const LoopCounts &c, bool prefetching, int64_t consumerRoles,
   bool overlap = inFlight || consumerRoles >= 2;
   double compute = overlap ? std::max(t.tensor, t.cuda) : t.tensor + t.cuda;
   double loadBytes = c.threadLoadBytes + c.prefetchBytes;
-  t.memory = (loadBytes + c.storeBytes) / m.l2BytesPerCycle;
+  // Stores from registers take the store path a line at a time; a TMA
+  // store moves whole lines (its bytes count as bandwidth only).
+  double storeInstructions =
+      m.storeLinesPerCycle > 0 ? c.storeLines / m.storeLinesPerCycle : 0;
+  t.memory = std::max((loadBytes + c.storeBytes) / m.l2BytesPerCycle,
+                      storeInstructions);
+  StringRef memoryBound = storeInstructions * m.l2BytesPerCycle >
+                                 loadBytes + c.storeBytes
+                             ? "global store instructions"
+                             : "L2 bandwidth";
+  t.memoryBound = memoryBound;
   double latency = m.memoryLatencyCycles;
   if (c.threadLoadBytes == 0 && c.prefetchBytes > 0 && prefetching) {
     // Copies run up to (slots - 1) iterations ahead of their use.
@@ -959,20 +1042,20 @@ LoopTime loopTime(const LoopCounts &c, bool prefetching, int64_t consumerRoles,
     t.alone = std::max({compute, t.memory, exposed}) + latency;
     t.bound = largest({{t.tensor, "tensor"},
                        {t.cuda, "CUDA cores"},
-                       {t.memory, "L2 bandwidth"},
+                       {t.memory, memoryBound},
                        {exposed, "memory latency"}});
   } else if (loadBytes > 0) {
     // Each iteration waits for its own loads.
     t.alone = compute + t.memory + c.iterations * latency;
     t.bound = largest({{t.tensor, "tensor"},
                        {t.cuda, "CUDA cores"},
-                       {t.memory, "L2 bandwidth"},
+                       {t.memory, memoryBound},
                        {c.iterations * latency, "memory latency"}});
   } else {
-    t.alone = compute + c.storeBytes / m.l2BytesPerCycle;
+    t.alone = compute + t.memory;
     t.bound = largest({{t.tensor, "tensor"},
                        {t.cuda, "CUDA cores"},
-                       {c.storeBytes / m.l2BytesPerCycle, "L2 bandwidth"}});
+                       {t.memory, memoryBound}});
   }
   return t;
 }
@@ -1109,7 +1192,7 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
     if (failed(walker.run(pid, loops, tiles)))
       return failure();
     double alone = 0, tensor = 0, memory = 0, cuda = 0, flops = 0;
-    llvm::StringMap<double> aloneBy;
+    llvm::StringMap<double> aloneBy, memoryBy;
     for (auto &[loopOp, counts] : loops) {
       LoopTime t = loopTime(counts, walker.prefetching.contains(loopOp),
                             facts.consumerRoles, m);
@@ -1117,6 +1200,7 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
       aloneBy[t.bound] += t.alone;
       tensor += t.tensor;
       memory += t.memory;
+      memoryBy[t.memoryBound] += t.memory;
       cuda += t.cuda;
       flops += counts.flops;
       est.bytesLoaded += (counts.threadLoadBytes + counts.prefetchBytes) * stride;
@@ -1131,7 +1215,11 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
         boundCycles[entry.getKey()] += entry.getValue() * stride;
     else
       boundCycles[largest({{k * tensor, "tensor"},
-                           {k * memory, "L2 bandwidth"},
+                           {k * memory,
+                            memoryBy.lookup("global store instructions") >
+                                    memoryBy.lookup("L2 bandwidth")
+                                ? "global store instructions"
+                                : "L2 bandwidth"},
                            {k * cuda, "CUDA cores"}})] += slotTime * stride;
     for (int64_t r = 0; r < stride; ++r) {
       double start = free.top();

@@ -151,22 +151,26 @@ z3::expr SymbolicModel::forAll(const std::vector<z3::expr> &vars,
                                const z3::expr &body,
                                ArrayRef<std::vector<z3::expr>> instances) {
   z3::expr result = forAll(vars, body);
-  if (vars.empty())
-    return result;
-  return result && this->instances(vars, body, instances);
+  return vars.empty() ? result : conjoinInstances(result, vars, body, instances);
 }
 
 z3::expr SymbolicModel::instances(const std::vector<z3::expr> &vars,
                                   const z3::expr &body,
                                   ArrayRef<std::vector<z3::expr>> instances) {
-  if (vars.empty())
-    return body;
-  z3::expr result = ctx.bool_val(true);
+  return vars.empty() ? body
+                      : conjoinInstances(ctx.bool_val(true), vars, body,
+                                         instances);
+}
+
+/// `start` and `body` at each of `instances` of the right arity.
+z3::expr SymbolicModel::conjoinInstances(
+    z3::expr start, const std::vector<z3::expr> &vars, const z3::expr &body,
+    ArrayRef<std::vector<z3::expr>> instances) {
   z3::expr_vector from = toVector(ctx, vars);
   for (const std::vector<z3::expr> &values : instances)
     if (values.size() == vars.size())
-      result = result && z3::expr(body).substitute(from, toVector(ctx, values));
-  return result;
+      start = start && z3::expr(body).substitute(from, toVector(ctx, values));
+  return start;
 }
 
 std::optional<std::vector<z3::expr>>

@@ -69,6 +69,16 @@ struct TargetModel {
   /// slots in shared memory (Hopper's wgmma reads shared memory; CDNA's
   /// MFMA reads registers).
   bool stagesDotOperands = true;
+  /// Global stores from registers, by the lines their instructions touch:
+  /// the SM's store path takes `storeLinesPerCycle` 128-byte lines a cycle,
+  /// and a store instruction touches a line per row it covers. Lines per
+  /// element stored from a matrix-unit accumulator (whose lanes hold a few
+  /// elements of many rows) and from any other tile (consecutive lanes,
+  /// consecutive elements). A TMA store (a tile.copy from shared memory)
+  /// moves whole lines at L2 bandwidth instead.
+  double storeLinesPerCycle = 0;
+  double storeLinesPerAccumulatorElement = 0;
+  double storeLinesPerElement = 0;
   /// Registers per thread assumed when neither the caller (ptxas) nor the
   /// schedule gives them.
   int64_t defaultRegistersPerThread = 0;

@@ -216,6 +216,9 @@ public:
   bool nonNegative(Value v);
 
 private:
+  z3::expr conjoinInstances(z3::expr start, const std::vector<z3::expr> &vars,
+                            const z3::expr &body,
+                            ArrayRef<std::vector<z3::expr>> instances);
   z3::expr symbol(const std::string &name, Symbol::Kind kind,
                   bool isBool = false);
   z3::expr compute(Value value, Instance &inst);
