@@ -387,10 +387,15 @@ static void gemm(std::map<std::string, Kernel> &ks, cublasHandle_t blas,
   Tensor C = alloc({M, N}, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4);
   Tensor Cref = alloc({M, N}, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4);
   const Kernel &k = ks.at(kernel);
-  // The grids of the examples' #tile.launch: 128x128 tiles, 128x256 for
-  // gemm_wide, a third dimension of splits for split-k.
-  int64_t tileN = kernel == "gemm_wide" ? 256 : 128;
-  std::vector<unsigned> grid = {ceilDiv(M, 128), ceilDiv(N, tileN)};
+  // The grids of the kernels' #tile.launch: 128x128 tiles, 128x256 for
+  // gemm_wide, 64 rows per consumer warpgroup for the schedule suite's
+  // gemm_KIND_dD_cC, a third dimension of splits for split-k.
+  int64_t tileM = 128, tileN = kernel == "gemm_wide" ? 256 : 128;
+  if (size_t c = kernel.rfind("_c"); kernel.rfind("gemm_", 0) == 0 &&
+                                     kernel.find("_d") != std::string::npos &&
+                                     c != std::string::npos)
+    tileM = 64 * std::stoll(kernel.substr(c + 2));
+  std::vector<unsigned> grid = {ceilDiv(M, tileM), ceilDiv(N, tileN)};
   if (splits)
     grid.push_back(splits);
   std::vector<Launch *> launches;
@@ -575,6 +580,9 @@ int main(int argc, char **argv) {
   // Correctness at ragged sizes first.
   gemm(ks, blas, "gemm", 1000, 744, 520, 0, 1);
   gemm(ks, blas, "gemm_wide", 1000, 744, 520, 0, 1);
+  for (const char *kernel : {"gemm_cooperative_d4_c2", "gemm_pingpong_d4_c2"})
+    gemm(ks, blas, kernel, 1000, 744, 520, 0, 1);
+  gemm(ks, blas, "gemm_splitk_d4_c2", 1000, 744, 520, 3, 1);
   attention(ks, 2, 1000, 64, true, 1, true);
   attention(ks, 2, 777, 128, false, 1, true);
 
@@ -588,6 +596,10 @@ int main(int argc, char **argv) {
                                                   {128, 8192, 8192}})
     for (const char *kernel : {"gemm", "gemm_wide"})
       gemm(ks, blas, kernel, s[0], s[1], s[2], 0, reps);
+  // The schedule suite's cooperative and ping-pong pipelines.
+  for (int64_t n : {4096, 8192})
+    for (const char *kernel : {"gemm_cooperative_d4_c2", "gemm_pingpong_d4_c2"})
+      gemm(ks, blas, kernel, n, n, n, 0, reps);
   // Split-k: small M, large K.
   gemm(ks, blas, "gemm_splitk_atomic", 128, 8192, 8192, 4, reps);
   // Attention (peers in peers.py); the element-parallel path is slow, so

@@ -2,12 +2,33 @@
 GPU harness reads (one line per kernel: cubin, threads, dynamic shared
 memory, workspace bytes per program, tensor maps). Runs where TileTag is
 built; the GPU machine only gets the outputs."""
+import importlib.util
 import os
 import re
 import subprocess
 import sys
 
 EXAMPLES = ["gemm", "gemm_wide", "gemm_splitk", "attention", "moe"]
+# GEMMs of the schedule suite (test/Verification/schedule/gemm-schedules.py):
+# (kind, ring depth, consumer warpgroups), compiled as gemm_KIND_dD_cC.
+SUITE = [("cooperative", 4, 2), ("pingpong", 4, 2), ("splitk", 4, 2)]
+
+
+def suite_sources(examples, out):
+    """Writes the suite's kernels, renamed apart, and yields their names."""
+    path = os.path.join(examples, "..", "test", "Verification", "schedule",
+                        "gemm-schedules.py")
+    spec = importlib.util.spec_from_file_location("gemm_schedules", path)
+    suite = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(suite)
+    for kind, depth, consumers in SUITE:
+        name = f"gemm_{kind}_d{depth}_c{consumers}"
+        text = suite.kernel(kind, depth, consumers)
+        text = text.replace("@reference", f"@{name}_reference").replace(
+            "tile.kernel @gemm(", f"tile.kernel @{name}(")
+        with open(os.path.join(out, name + ".mlir"), "w") as f:
+            f.write(text)
+        yield name
 
 
 def main():
@@ -15,8 +36,10 @@ def main():
     opt = os.path.join(build, "bin", "tiletag-opt")
     os.makedirs(out, exist_ok=True)
     lines = []
-    for name in EXAMPLES:
-        src = os.path.join(examples, name + ".mlir")
+    sources = [(name, os.path.join(examples, name + ".mlir")) for name in EXAMPLES]
+    sources += [(name, os.path.join(out, name + ".mlir"))
+                for name in suite_sources(examples, out)]
+    for name, src in sources:
         lowered = subprocess.run(
             [opt, src, "--tiletag-verify", "--tiletag-convert-to-nvgpu"],
             check=True, capture_output=True, text=True).stdout
@@ -31,9 +54,10 @@ def main():
         for m in re.finditer(r"gpu\.func @(\w+)\(.*?\) kernel attributes \{(.*?)\} \{",
                              lowered):
             kernel, attrs = m.group(1), m.group(2)
-            block = re.search(r"tiletag\.block = array<i64: (\d+)", attrs).group(1)
-            shared = re.search(r"tiletag\.shared_bytes = (\d+)", attrs).group(1)
-            workspace = re.search(r"tiletag\.workspace_bytes = (\d+)", attrs).group(1)
+            # The launch ABI the lowering records (tiletag.abi).
+            block = re.search(r"\bblock = array<i64: (\d+)", attrs).group(1)
+            shared = re.search(r"\bshared_bytes = (\d+)", attrs).group(1)
+            workspace = re.search(r"\bworkspace_bytes = (\d+)", attrs).group(1)
             maps = []
             for t in re.finditer(r"\{box = array<i64: ([\d, ]+)>, operand = (\d+)", attrs):
                 box = "x".join(x.strip() for x in t.group(1).split(","))
