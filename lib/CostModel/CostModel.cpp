@@ -314,12 +314,16 @@ struct KernelFacts {
 /// lowerings keep in the matrix unit's accumulator layout: through loop
 /// and region results, and ops on tensors of its shape.
 bool fromMatrixUnit(Value v) {
+  // Element types may change on the way (a cast keeps the layout).
+  auto sameShape = [shape = cast<ShapedType>(v.getType()).getShape()](Value x) {
+    auto t = dyn_cast<ShapedType>(x.getType());
+    return t && t.getShape() == shape;
+  };
   llvm::SmallPtrSet<Value, 16> seen;
   SmallVector<Value> work{v};
-  auto shape = dyn_cast<ShapedType>(v.getType());
   while (!work.empty()) {
     Value x = work.pop_back_val();
-    if (!seen.insert(x).second || x.getType() != v.getType())
+    if (!seen.insert(x).second || !sameShape(x))
       continue;
     Operation *def = x.getDefiningOp();
     if (auto arg = dyn_cast<BlockArgument>(x)) {
@@ -346,10 +350,7 @@ bool fromMatrixUnit(Value v) {
             work.push_back(term->getOperand(result.getResultNumber()));
       continue;
     }
-    for (Value operand : def->getOperands())
-      if (auto t = dyn_cast<ShapedType>(operand.getType());
-          t && shape && t.getShape() == shape.getShape())
-        work.push_back(operand);
+    llvm::append_range(work, def->getOperands());
   }
   return false;
 }

@@ -51,34 +51,26 @@ public:
   ScheduleChecker(tile::KernelOp kernel, z3::context &ctx, Prover &prover)
       : ctx(ctx), model(kernel, ctx), prover(prover), kernel(kernel) {}
 
-  /// prove() that `facts` and the universal `none` (stated at `instances`
-  /// by `ground`) contradict: first with the instances only, a small
-  /// quantifier-free query whose unsat answer is a proof (they follow from
-  /// `none`); where that leaves a model, which an instance not tried may
-  /// rule out, with the quantifier too, so that a failure is a real
-  /// counterexample or an honest unknown.
-  /// A model of the instances is a real counterexample where, with every
-  /// constant of the query at its value there, nothing `none` denies
-  /// (`denied`, its body with the bound variables free) exists: checked so
-  /// (a quantifier-free query but for nested ones) before the quantified
-  /// query, which Z3 seldom answers with a model.
+  /// prove() that `facts` and the universal `none` contradict. First with
+  /// `none` only at its instances (`ground`): a small query whose unsat
+  /// answer is a proof, since the instances follow from `none`. A model of
+  /// that is a real counterexample where, with every constant at its value
+  /// there, nothing `none` denies (`denied`: its body, bound variables
+  /// free) exists; otherwise an instance not tried may rule it out, and the
+  /// quantified query decides (a proof, a counterexample or an unknown).
   bool refute(Operation *op, const z3::expr &facts, const z3::expr &ground,
               const z3::expr &none, const z3::expr &denied, const Twine &what,
               ArrayRef<std::pair<Operation *, Instance *>> points) {
-    Verdict v = prover.check(facts && ground, what.str(),
-                             model.minimalOrder(points), loopBounds(points));
-    if (v.kind == Verdict::Unsat) {
-      prover.recordProof(op, what);
-      ++proved;
+    Verdict v;
+    if (refuted(op, facts && ground, what, points, v))
       return true;
-    }
-    if (v.kind == Verdict::Sat) {
-      Verdict real = prover.check(pinnedTo(*v.model, facts && ground) && denied,
-                                  what.str() + " (model)", {}, {});
-      if (real.kind == Verdict::Unsat) {
-        error(op, what + " does not hold", &*v.model, points);
-        return false;
-      }
+    if (v.kind == Verdict::Sat &&
+        prover
+                .check(pinnedTo(*v.model, facts && ground) && denied,
+                       what.str() + " (model)", {}, {})
+                .kind == Verdict::Unsat) {
+      error(op, what + " does not hold", &*v.model, points);
+      return false;
     }
     return prove(op, facts && none && ground, ctx.bool_val(false), what,
                  points);
@@ -272,16 +264,26 @@ private:
     return bounds;
   }
 
+  /// Whether `formula` is unsat (then recorded as the proof of `what` at
+  /// `op`); the verdict in `v`.
+  bool refuted(Operation *op, const z3::expr &formula, const Twine &what,
+               ArrayRef<std::pair<Operation *, Instance *>> points,
+               Verdict &v) {
+    v = prover.check(formula, what.str(), model.minimalOrder(points),
+                     loopBounds(points));
+    if (v.kind != Verdict::Unsat)
+      return false;
+    prover.recordProof(op, what);
+    ++proved;
+    return true;
+  }
+
   bool prove(Operation *op, const z3::expr &facts, const z3::expr &claim,
              const Twine &what,
              ArrayRef<std::pair<Operation *, Instance *>> points) {
-    Verdict v = prover.check(facts && !claim, what.str(),
-                             model.minimalOrder(points), loopBounds(points));
-    if (v.kind == Verdict::Unsat) {
-      prover.recordProof(op, what);
-      ++proved;
+    Verdict v;
+    if (refuted(op, facts && !claim, what, points, v))
       return true;
-    }
     if (v.kind == Verdict::Unknown) {
       error(op,
             "could not prove " + what + ": Z3 answered unknown (" + v.reason +
@@ -721,14 +723,14 @@ private:
   //===--------------------------------------------------------------------===//
   //
   // Model (count = N arrivals per phase): an mbarrier element's phases
-  // complete in order, N arrivals each, and in a correct protocol the waiter
-  // of an element sees at most N arrivals between consecutive waits in
-  // sequential order (fewer: the phase waits for arrivals of the next
-  // interval, which no-lapping keeps after the wait: a hang, not a race);
-  // the first wait waits for parity 0 and consecutive waits alternate
-  // parity; and no arrival after a wait in sequential order happens before
-  // it (no lapping). Then a wait returns only after every arrival that
-  // precedes it in sequential order, and
+  // complete in order, N arrivals each. In a correct protocol the waits on
+  // an element, of all roles in sequential order, each wait for the phase
+  // of the wait before (no arrival between) or the next one (exactly N
+  // arrivals between, the other parity), the first for parity 0 after N
+  // arrivals (checkWaitProtocol; fewer arrivals is a hang); and no arrival
+  // after a wait in sequential order happens before it (no lapping). Then
+  // a wait returns only after every arrival that precedes it in sequential
+  // order, and
   //   X happens before Y  if  X (or its completion) precedes an arrival in
   //   its role, that arrival precedes a wait on the same element in
   //   sequential order, and the wait precedes Y in Y's role.
@@ -870,46 +872,47 @@ private:
 
   /// Instantiations of the loop variables of `ops` at the iterations of
   /// `anchor` (in `ianchor`) up to `period` steps before it (`direction`
-  /// -1) or after it (+1): where
-  /// the ops of a ring protocol usually meet. Where a ring runs on across
-  /// an outer loop (a persistent kernel's tiles), also that many steps into
-  /// the outer loop's neighbouring iteration on that side. Hints only.
+  /// -1) or after it (+1): where the ops of a ring protocol usually meet.
+  /// Also that many steps into the neighbouring iteration of an outer loop
+  /// on that side (a persistent kernel's ring running on across tiles), and
+  /// for an op in a loop beside the anchor's, the end of that loop on that
+  /// side (edgeIteration). Hints only.
   std::vector<std::vector<z3::expr>>
   nearbyIterations(ArrayRef<Operation *> ops, Operation *anchor,
                    Instance &ianchor, int64_t period, int direction) {
     std::vector<std::vector<z3::expr>> result;
     for (int wrap : {0, direction})
       for (int64_t step = 0; step <= period; ++step) {
-        int64_t shift = direction * step;
         std::vector<z3::expr> values;
         bool all = true, wrapped = false;
         for (auto [k, op] : llvm::enumerate(ops)) {
-          if (model.loops(op).empty())
+          SmallVector<scf::ForOp> loops = model.loops(op);
+          if (loops.empty())
             continue;
           // Repeats of one op: a step apart, the last nearest the anchor.
           int64_t repeats = direction < 0
-                                ? -llvm::count(ops.drop_front(k + 1), op)
+                                ? llvm::count(ops.drop_front(k + 1), op)
                                 : llvm::count(ops.take_front(k), op);
-          auto at =
-              model.shiftedIteration(op, anchor, ianchor, shift + repeats);
-          SmallVector<scf::ForOp> loops = model.loops(op);
-          if (!at)
-            at = edgeIteration(loops, anchor, ianchor,
-                               step + std::abs(repeats), direction);
+          int64_t distance = step + repeats;
+          auto at = model.shiftedIteration(op, anchor, ianchor,
+                                           direction * distance);
+          if (at && wrap && loops.size() >= 2) {
+            wrapped = true;
+            size_t inner = loops.size() - 1;
+            z3::expr span =
+                model.term(loops[inner].getUpperBound(), ianchor) -
+                model.term(loops[inner].getLowerBound(), ianchor);
+            (*at)[inner - 1] = (*at)[inner - 1] +
+                               ctx.int_val(wrap) *
+                                   model.term(loops[inner - 1].getStep(),
+                                              ianchor);
+            (*at)[inner] = (*at)[inner] - ctx.int_val(wrap) * span;
+          } else if (!at && !wrap) {
+            at = edgeIteration(loops, anchor, ianchor, distance, direction);
+          }
           if (!at) {
             all = false;
             break;
-          }
-          if (wrap && loops.size() >= 2) {
-            wrapped = true;
-            scf::ForOp outer = loops[loops.size() - 2], inner = loops.back();
-            z3::expr span = model.term(inner.getUpperBound(), ianchor) -
-                            model.term(inner.getLowerBound(), ianchor);
-            (*at)[loops.size() - 2] =
-                (*at)[loops.size() - 2] +
-                ctx.int_val(wrap) * model.term(outer.getStep(), ianchor);
-            (*at)[loops.size() - 1] =
-                (*at)[loops.size() - 1] - ctx.int_val(wrap) * span;
           }
           llvm::append_range(values, *at);
         }
@@ -985,13 +988,9 @@ private:
                     model.before(a.op, ia, w.op, iw));
     }
     z3::expr same = consecutive && parity == pParity;
-    Verdict v = prover.check(same, what, model.minimalOrder(both),
-                             loopBounds(both));
-    if (v.kind == Verdict::Unsat) {
-      prover.recordProof(w.op, what);
-      ++proved;
+    Verdict v;
+    if (refuted(w.op, same, what, both, v))
       return;
-    }
     if (v.kind == Verdict::Sat &&
         prover.check(pinnedTo(*v.model, same) && anyBetween,
                      what + " (model)", {}, {})

@@ -1571,7 +1571,8 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
     // warpgroup in no role would never reach it.
     schedule::BarrierOp ctaBarrier;
     kernel.walk([&](schedule::BarrierOp barrier) {
-      if (!barrier->getParentOfType<schedule::RoleOp>())
+      if (barrier.getScope() == schedule::BarrierScope::cta &&
+          !barrier->getParentOfType<schedule::RoleOp>())
         ctaBarrier = barrier;
     });
     if (ctaBarrier) {
