@@ -1486,19 +1486,25 @@ private:
         if (roleOf(x.op) == roleOf(y.op)) {
           // A tile a wgmma reads is read until a wait_group of this role
           // retires the wgmma, whoever touches the slot next; a TMA store
-          // reads its buffer until a wait_group tma retires its group.
+          // reads its buffer, and writes global memory, until a wait_group
+          // tma retires its group.
           auto tma = x.op->getParentOfType<schedule::AsyncOp>();
+          auto copy = dyn_cast<tile::CopyOp>(x.op);
           bool tmaStore = tma && tma.getUnit() == schedule::AsyncUnit::tma &&
-                          !x.write;
+                          copy && !copy.isGlobalToShared();
           if (schedule::AsyncOp reader = asyncReaderOf(x.op)) {
             if (x.kind == Access::Slot && y.write)
               checkRetiredBefore(x, ix, reader, y, iy);
             continue;
           }
           if (tmaStore) {
-            if (agentOf(y.op) == roleOf(y.op))
+            if (agentOf(y.op) == roleOf(y.op)) {
               checkRetiredBefore(x, ix, tma, y, iy);
-            continue;
+              continue;
+            }
+            // Its global write against other TMA copies: below.
+            if (!x.write)
+              continue;
           }
           if (agentOf(x.op) == agentOf(y.op)) {
             // Program order orders a role's own accesses, but not the
@@ -1628,7 +1634,9 @@ private:
     prove(y.op, facts && model.assumptions(),
           retiredBefore(x, ix, async, y.op, iy),
           tma ? "a wait_group tma retires the TMA store at " + lineOf(x.op) +
-                    " before this write to its shared buffer"
+                    (x.write ? " before this access to the global memory "
+                               "it writes"
+                             : " before this write to its shared buffer")
               : "a wait_group " +
                     schedule::stringifyAsyncUnit(async.getUnit()) +
                     " retires the " +

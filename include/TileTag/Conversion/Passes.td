@@ -27,7 +27,11 @@ def ConvertTileToNVGPUPass : Pass<"tiletag-convert-to-nvgpu", "::mlir::ModuleOp"
     - `schedule.mbarrier.*` become `nvgpu.mbarrier.*` (one elected thread
       arrives for its role); `schedule.async tma` copies into swizzled slots
       become `nvgpu.tma.async.load` with one tensor-map argument per global
-      operand and box;
+      operand and box; copies out of them (TMA stores) become
+      `nvgpu.tma.async.store`, issued after the role's threads meet, and
+      their `commit_group` / `wait_group tma` the bulk-group commit and wait
+      of the issuing thread (`.read` unless the kernel accesses the stored
+      operand otherwise), after which the role meets again;
     - `schedule.async wgmma` dots whose operands are slots read from such
       rings become `nvgpu.warpgroup.mma` (the accumulator stays in registers
       across loop iterations; the following `commit_group` and `wait_group`
@@ -90,14 +94,14 @@ def ConvertTileToAMDGPUPass : Pass<"tiletag-convert-to-amdgpu", "::mlir::ModuleO
       LDS word changed only by atomic adds (phase, pending arrivals and
       bytes), whose wait spins on the phase's parity; a TMA copy is copied
       element-parallel by its role's threads, which then count its bytes on
-      the mbarrier; a warp role's barrier is a software barrier in LDS
+      the mbarrier (a TMA store is copied the same way, and the role meets
+      at its `wait_group`); a warp role's barrier is a software barrier in LDS
       between its waves; `regs` has no meaning (registers are allocated per
       kernel);
     - `schedule.fence_async_proxy` has nothing to order (no async proxy)
       and `wait_group` nothing to wait for (MFMA is synchronous).
 
-    TMA stores are refused at the op, naming the construct and the chip;
-    thread-block clusters, by both lowerings. The runner interface is
+    Thread-block clusters are refused, by both lowerings. The runner interface is
     `tiletag.abi` as on Hopper, with `mfma` as the target's entry.
 
     Kernels that carry tags or schedule ops must have been proved

@@ -16,14 +16,16 @@
 //   - a TMA copy is copied element-parallel by its role's threads (loads
 //     padded with zero are buffer loads), which then meet at the role's
 //     barrier, and one of them counts its bytes on the mbarrier: a
-//     synchronous copy completes within the window the async one had;
+//     synchronous copy completes within the window the async one had; a
+//     TMA store is copied the same way, complete before its wait_group
+//     (where the core meets the role's threads before they rewrite the
+//     buffer);
 //   - a warp role's barrier (a named barrier on Hopper) is a software
 //     barrier in LDS between the role's waves;
 //   - a wgmma region's dot runs on MFMA, synchronously; the async-proxy
 //     fence and wait_group have nothing to order (MFMA reads registers and
 //     is synchronous), and a role's register budget has no meaning (CDNA
 //     allocates registers per kernel).
-// TMA stores are refused, naming the construct.
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,7 +133,8 @@ public:
            kSwizzleBytes % rowBytes == 0 &&
            ring.slotBytes() % kSwizzleBytes == 0;
   }
-  LogicalResult planAsyncCopies(KernelLowering &k) override;
+  // Copies run element-parallel: nothing to plan.
+  LogicalResult planAsyncCopies(KernelLowering &) override { return success(); }
   std::string whyNotMma(KernelLowering &k, tile::DotOp dot) override;
   // MFMA reads a slot's elements into registers at the dot, before anything
   // after it can release the slot: in place, from LDS.
@@ -213,11 +216,6 @@ public:
   Value gridDim(KernelLowering &k, gpu::Dimension dim) override;
 
 private:
-  std::string refusal(StringRef construct) const {
-    return (construct + " have no lowering for " + chip +
-            " yet; lower this kernel for sm_90a, or schedule it without them")
-        .str();
-  }
   /// A view of `words` 64-bit LDS words from byte `offset` (from the aligned
   /// base) on.
   Value ldsWords(KernelLowering &k, Value offset, int64_t words);
@@ -256,25 +254,6 @@ int64_t warpgroupsOf(tile::KernelOp kernel, Operation *op) {
           schedule::ScheduleDialect::kLaunchAttrName))
     return launch.getWarpgroups();
   return 1;
-}
-
-/// Refuses, at the op, the schedule constructs with no translation.
-LogicalResult AMDGPUTarget::planAsyncCopies(KernelLowering &k) {
-  WalkResult walk = k.kernel.walk([&](Operation *op) {
-    std::string construct;
-    auto copy = dyn_cast<tile::CopyOp>(op);
-    auto async = copy ? dyn_cast<schedule::AsyncOp>(copy->getParentOp())
-                      : schedule::AsyncOp();
-    if (async && async.getUnit() == schedule::AsyncUnit::tma &&
-        !copy.isGlobalToShared())
-      construct = "TMA stores (schedule.async tma, shared to global)";
-
-    if (construct.empty())
-      return WalkResult::advance();
-    (void)k.fail(op, refusal(construct));
-    return WalkResult::interrupt();
-  });
-  return failure(walk.wasInterrupted());
 }
 
 std::string AMDGPUTarget::whyNotMma(KernelLowering &k, tile::DotOp dot) {
@@ -728,12 +707,16 @@ void AMDGPUTarget::partialBarrier(KernelLowering &k, const Group &group) {
   scf::YieldOp::create(b, loc, ValueRange{});
 }
 
-/// The role's threads copy the tile, meet, and one of them counts its bytes
-/// on the mbarrier (a TMA copy counts the whole box, padding included).
+/// The role's threads copy the tile; a load's then meet, and one of them
+/// counts its bytes on the mbarrier (a TMA copy counts the whole box,
+/// padding included). A store is complete when the copy is: the core meets
+/// the group at its wait_group.
 LogicalResult AMDGPUTarget::emitAsyncCopy(KernelLowering &k, tile::CopyOp copy,
                                           Value barriers, Value index) {
   if (failed(k.emitCopy(copy)))
     return failure();
+  if (!copy.isGlobalToShared())
+    return success();
   k.groupBarrier();
   auto branch = scf::IfOp::create(k.b, k.loc, k.electOne());
   OpBuilder::InsertionGuard guard(k.b);

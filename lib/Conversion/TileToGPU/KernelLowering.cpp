@@ -151,6 +151,13 @@ int64_t Ring::slotBytes() const {
   return n;
 }
 
+bool conversion::isAsyncStore(schedule::AsyncOp async) {
+  for (Operation &op : async.getBody().front())
+    if (auto copy = dyn_cast<tile::CopyOp>(op))
+      return !copy.isGlobalToShared();
+  return false;
+}
+
 bool conversion::fitsSwizzle128B(const Ring &ring) {
   int64_t rowBytes = ring.tile.back() * byteWidth(ring.type.getElementType());
   return ring.tile.size() == 2 && rowBytes % kSwizzleBytes == 0;
@@ -683,6 +690,37 @@ LogicalResult KernelLowering::emitBlock(Block &block) {
   return success();
 }
 
+/// The accumulator (held in registers) that `tile` is, possibly through
+/// element-type casts, which are collected innermost first; null if none.
+Value KernelLowering::accumulatorSource(Value tile,
+                                        SmallVectorImpl<Operation *> &casts) {
+  auto it = tiles.find(tile);
+  if (it == tiles.end())
+    return Value();
+  if (it->second.kind == TileRep::Acc)
+    return tile;
+  Operation *op = it->second.op;
+  if (it->second.kind != TileRep::Lazy || !isa<arith::TruncFOp, arith::ExtFOp>(op))
+    return Value();
+  Value acc = accumulatorSource(op->getOperand(0), casts);
+  if (acc)
+    casts.push_back(op);
+  return acc;
+}
+
+/// Applies `casts` (accumulatorSource's) to one element of the accumulator.
+Value KernelLowering::castElement(Value v, ArrayRef<Operation *> casts) {
+  for (Operation *c : casts) {
+    Type et = cast<RankedTensorType>(c->getResult(0).getType()).getElementType();
+    OperationState state(loc, c->getName());
+    state.addOperands(v);
+    state.addTypes(et);
+    state.addAttributes(c->getAttrs());
+    v = b.create(state)->getResult(0);
+  }
+  return v;
+}
+
 LogicalResult KernelLowering::emitStore(tile::StoreOp op) {
   auto type = cast<RankedTensorType>(op.getValue().getType());
   SmallVector<Value> blockIdx = lowered(op.getIndices());
@@ -691,15 +729,12 @@ LogicalResult KernelLowering::emitStore(tile::StoreOp op) {
   Value dest = scalar(op.getDest());
   bool add = op.getCombine().has_value();
   // An accumulator goes straight from its registers to memory.
-  if (auto it = tiles.find(op.getValue());
-      it != tiles.end() && it->second.kind == TileRep::Acc) {
-    Type et = cast<MemRefType>(dest.getType()).getElementType();
+  SmallVector<Operation *> casts;
+  if (Value acc = accumulatorSource(op.getValue(), casts)) {
     forEachAccumulatorElement(
-        it->second.value, type, [&](Value v, Value row, Value col) {
-          if (et != v.getType() && isa<FloatType>(et))
-            v = arith::TruncFOp::create(b, loc, et, v);
+        tiles.lookup(acc).value, type, [&](Value v, Value row, Value col) {
           globalStore(dest, type.getShape(), blockIdx, offsets, bounds,
-                      ValueRange{row, col}, v, add);
+                      ValueRange{row, col}, castElement(v, casts), add);
         });
     return success();
   }
@@ -758,10 +793,24 @@ LogicalResult KernelLowering::emitWrite(tile::WriteOp op) {
   Ring *ring = ringOf(op.getBuffer());
   if (!ring)
     return fail(op, "the buffer must be a tile.alloc_shared buffer");
-  if (failed(prepare(op.getValue())))
-    return failure();
   SmallVector<Value> slotIdx = lowered(op.getIndices());
   Value slot = slotIndex(*ring, slotIdx);
+  // An accumulator goes straight from its registers to the slot (an
+  // epilogue staged for a TMA store).
+  SmallVector<Operation *> casts;
+  if (Value acc = accumulatorSource(op.getValue(), casts)) {
+    Type et = ring->type.getElementType();
+    forEachAccumulatorElement(
+        tiles.lookup(acc).value, cast<RankedTensorType>(acc.getType()),
+        [&](Value v, Value row, Value col) {
+          memref::StoreOp::create(b, loc, castElement(v, casts),
+                                  sharedView(*ring, et),
+                                  sharedElementIndex(*ring, slot, {row, col}));
+        });
+    return success();
+  }
+  if (failed(prepare(op.getValue())))
+    return failure();
   LogicalResult status = success();
   forEachElement(
       ring->tile,
@@ -839,12 +888,19 @@ LogicalResult KernelLowering::emitAsync(schedule::AsyncOp op) {
   schedule::AsyncUnit unit = op.getUnit();
   StringRef unitName = schedule::stringifyAsyncUnit(unit);
   if (target.isCopyUnit(unit)) {
+    // Loads complete on an mbarrier; stores (shared to global) in bulk
+    // groups, through commit_group and wait_group.
+    // (The op's verifier keeps directions apart and barriers to loads.)
+    bool stores = isAsyncStore(op);
     Value barriers =
         op.getBarrier() ? mbarrierGroups.lookup(op.getBarrier()) : Value();
-    if (!barriers)
+    if (!stores && !barriers)
       return fail(op, "a " + unitName.upper() +
                           " region must complete on an mbarrier");
-    Value index = scalar(op.getBarrierIndex());
+    Value index = stores ? Value() : scalar(op.getBarrierIndex());
+    // A store reads what the group's threads wrote to the buffer.
+    if (stores && simtSinceBarrier)
+      groupBarrier();
     OpBuilder::InsertionGuard guard(b);
     if (target.copiesByOneThread()) {
       Value one = electOne();
@@ -1350,10 +1406,17 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
                                         .getBarriers());
     return target.emitBarrierOp(*this, op, barriers);
   }
-  if (auto wait = dyn_cast<schedule::WaitGroupOp>(op))
-    return target.emitWaitGroup(*this, wait);
-  if (isa<schedule::CommitGroupOp>(op))
-    return success(); // element-parallel dots complete synchronously
+  if (auto commit = dyn_cast<schedule::CommitGroupOp>(op))
+    return target.emitCommitGroup(*this, commit);
+  if (auto wait = dyn_cast<schedule::WaitGroupOp>(op)) {
+    if (failed(target.emitWaitGroup(*this, wait)))
+      return failure();
+    // The thread that issued the stores waited for them; the group, which
+    // may rewrite their buffers next, learns it here.
+    if (target.isCopyUnit(wait.getUnit()) && asyncStores)
+      groupBarrier();
+    return success();
+  }
   if (auto barrier = dyn_cast<schedule::BarrierOp>(op)) {
     if (barrier.getScope() != schedule::BarrierScope::cta)
       return fail(op, "cluster barriers are not supported yet");
@@ -1415,6 +1478,9 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
                             " yet; launch the kernel without a cluster");
   if (failed(planShared()) || failed(target.planAsyncCopies(*this)))
     return failure();
+  kernel.walk([&](schedule::AsyncOp async) {
+    asyncStores |= target.isCopyUnit(async.getUnit()) && isAsyncStore(async);
+  });
   planAccumulators();
   target.planSharedExtras(*this);
   // Room to align the dynamic shared memory base at run time.

@@ -103,6 +103,8 @@ public:
   void forEachAccumulatorElement(
       KernelLowering &k, Value acc, RankedTensorType type,
       function_ref<void(Value v, Value row, Value col)> body) override;
+  LogicalResult emitCommitGroup(KernelLowering &k,
+                                schedule::CommitGroupOp op) override;
   LogicalResult emitWaitGroup(KernelLowering &k,
                               schedule::WaitGroupOp op) override;
 
@@ -117,6 +119,8 @@ private:
   // (wgmma dot, operand) -> shared memory of the operand staged for it.
   DenseMap<std::pair<Operation *, unsigned>, int64_t> stagingOffset;
   bool usesWgmma = false;
+  // The kernel accesses what TMA stores write other than by TMA stores.
+  bool storedMemoryReused = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -127,20 +131,16 @@ LogicalResult NVGPUTarget::planAsyncCopies(KernelLowering &k) {
   LogicalResult status = success();
   tile::KernelOp kernel = k.kernel;
   unsigned numArgs = kernel.getNumArguments();
+  DenseSet<Value> stored; // operands TMA stores write
   kernel.walk([&](tile::CopyOp copy) {
     auto async = copy->getParentOfType<schedule::AsyncOp>();
     if (!async || async.getUnit() != schedule::AsyncUnit::tma)
       return;
-    if (!copy.isGlobalToShared()) {
-      status = k.fail(copy, "TMA stores (shared to global) are not supported "
-                            "yet; copy without schedule.async tma");
-      return;
-    }
-    auto arg = dyn_cast<BlockArgument>(copy.getSource());
-    Ring *ring = k.ringOf(copy.getDest());
+    auto arg = dyn_cast<BlockArgument>(copy.getGlobal());
+    Ring *ring = k.ringOf(copy.getShared());
     if (!arg || arg.getOwner() != &kernel.getBody().front() || !ring) {
-      status = k.fail(copy, "a TMA copy must read a kernel operand into a "
-                            "tile.alloc_shared buffer");
+      status = k.fail(copy, "a TMA copy must move a tile between a kernel "
+                            "operand and a tile.alloc_shared buffer");
       return;
     }
     if (!ring->swizzled) {
@@ -159,7 +159,9 @@ LogicalResult NVGPUTarget::planAsyncCopies(KernelLowering &k) {
                             "padding must be 0");
       return;
     }
-    auto global = llvm::cast<MemRefType>(copy.getSource().getType());
+    if (!copy.isGlobalToShared())
+      stored.insert(arg);
+    auto global = llvm::cast<MemRefType>(arg.getType());
     SmallVector<int64_t> box = tile::blockShape(ring->tile, global.getRank());
     box.back() = std::min(box.back(), panelWidth(*ring));
     for (auto [i, m] : llvm::enumerate(tensorMaps))
@@ -171,6 +173,17 @@ LogicalResult NVGPUTarget::planAsyncCopies(KernelLowering &k) {
     tensorMaps.push_back({arg.getArgNumber(), box, global.getElementType(),
                           numArgs + (unsigned)tensorMaps.size()});
   });
+  // A wait for stores need only see their buffers read unless the kernel
+  // accesses what they write otherwise (loads it, or stores to it).
+  storedMemoryReused = false;
+  for (Value operand : stored)
+    for (Operation *user : operand.getUsers()) {
+      auto copy = dyn_cast<tile::CopyOp>(user);
+      if (!isa<memref::DimOp>(user) &&
+          !(copy && !copy.isGlobalToShared() &&
+            copy->getParentOfType<schedule::AsyncOp>()))
+        storedMemoryReused = true;
+    }
   return status;
 }
 
@@ -400,6 +413,17 @@ LogicalResult NVGPUTarget::emitWaitGroup(KernelLowering &k,
   if (wait.getUnit() == schedule::AsyncUnit::wgmma && !k.mmaDots.empty())
     NVVM::WgmmaWaitGroupSyncOp::create(
         k.b, k.loc, k.b.getI64IntegerAttr(wait.getPending()));
+  if (wait.getUnit() == schedule::AsyncUnit::tma && k.asyncStores) {
+    // TMA loads complete on mbarriers: a tma wait retires stores. `.read`
+    // waits until their buffers are read, enough unless the kernel
+    // accesses the memory they write.
+    auto branch = scf::IfOp::create(k.b, k.loc, k.electOne());
+    OpBuilder::InsertionGuard guard(k.b);
+    k.b.setInsertionPointToStart(branch.thenBlock());
+    NVVM::CpAsyncBulkWaitGroupOp::create(
+        k.b, k.loc, static_cast<uint32_t>(wait.getPending()),
+        storedMemoryReused ? UnitAttr() : k.b.getUnitAttr());
+  }
   return success();
 }
 
@@ -419,7 +443,7 @@ LogicalResult NVGPUTarget::emitAsyncCopy(KernelLowering &k, tile::CopyOp copy,
   SmallVector<Value> offsets = k.lowered(copy.getOffsets());
   SmallVector<Value> zeros(ring->tile.size(), k.idx(0));
   SmallVector<Value> origin = globalPosition(
-      b, loc, copy.getSource(), ring->tile, blockIdx, offsets, zeros);
+      b, loc, copy.getGlobal(), ring->tile, blockIdx, offsets, zeros);
   Value slot = k.slotIndex(*ring, slotIdx);
   Value descriptor = descriptors[copyMaps.lookup(copy)];
   auto space =
@@ -442,13 +466,30 @@ LogicalResult NVGPUTarget::emitAsyncCopy(KernelLowering &k, tile::CopyOp copy,
             b, loc,
             arith::MulIOp::create(b, loc, slot, k.idx(ring->slotBytes())),
             k.idx(p * rows * kSwizzleBytes)));
-    auto dstType = MemRefType::get(map.box, map.element,
-                                   MemRefLayoutAttrInterface(), space);
-    Value dst =
-        memref::ViewOp::create(b, loc, dstType, dyn, byte, ValueRange{});
-    nvgpu::TmaAsyncLoadOp::create(b, loc, dst, barriers, descriptor, coords,
-                                  barrierIndex, Value(), Value());
+    auto panelType = MemRefType::get(map.box, map.element,
+                                     MemRefLayoutAttrInterface(), space);
+    Value panel =
+        memref::ViewOp::create(b, loc, panelType, dyn, byte, ValueRange{});
+    if (copy.isGlobalToShared())
+      nvgpu::TmaAsyncLoadOp::create(b, loc, panel, barriers, descriptor,
+                                    coords, barrierIndex, Value(), Value());
+    else
+      nvgpu::TmaAsyncStoreOp::create(b, loc, panel, descriptor, coords,
+                                     Value());
   }
+  return success();
+}
+
+/// A TMA store's bulk group: committed and waited for by the thread that
+/// issued it (the group's first, as emitAsync elects).
+LogicalResult NVGPUTarget::emitCommitGroup(KernelLowering &k,
+                                           schedule::CommitGroupOp commit) {
+  if (commit.getUnit() != schedule::AsyncUnit::tma || !k.asyncStores)
+    return success();
+  auto branch = scf::IfOp::create(k.b, k.loc, k.electOne());
+  OpBuilder::InsertionGuard guard(k.b);
+  k.b.setInsertionPointToStart(branch.thenBlock());
+  NVVM::CpAsyncBulkCommitGroupOp::create(k.b, k.loc);
   return success();
 }
 

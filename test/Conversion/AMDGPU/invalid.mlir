@@ -3,23 +3,6 @@
 // says so.
 // RUN: tiletag-opt %s -split-input-file -verify-diagnostics "--tiletag-convert-to-amdgpu=allow-unverified"
 
-// A TMA store (shared to global) has no translation yet.
-// expected-warning @+1 {{allow-unverified}}
-tile.kernel @tma_store(%X: memref<?x?xbf16>) grid(1) {
-  %c0 = arith.constant 0 : index
-  %ring = tile.alloc_shared : memref<1x64x64xbf16, #gpu.address_space<workgroup>>
-  schedule.async tma {
-    // expected-error @+1 {{cannot be lowered to AMDGPU: TMA stores (schedule.async tma, shared to global) have no lowering for gfx942 yet; lower this kernel for sm_90a, or schedule it without them}}
-    tile.copy %ring[%c0] -> %X[%c0, %c0]
-        : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> memref<?x?xbf16>
-  }
-  schedule.commit_group tma
-  schedule.wait_group tma pending 0
-  tile.return
-}
-
-// -----
-
 // Thread-block clusters are not implemented by either lowering.
 // expected-warning @+2 {{allow-unverified}}
 // expected-error @+1 {{cannot be lowered to AMDGPU: thread-block clusters (schedule.launch cluster) are not implemented by the AMDGPU lowering yet; launch the kernel without a cluster}}

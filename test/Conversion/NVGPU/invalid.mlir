@@ -54,6 +54,41 @@ tile.kernel @tma_narrow(%X: memref<?x?xbf16>) grid(1) {
 
 // -----
 
+// The same holds for a TMA store's buffer, and its tile is bounded by the
+// operand alone.
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @tma_store_narrow(%X: memref<?x?xbf16>) grid(1) {
+  %c0 = arith.constant 0 : index
+  %epi = tile.alloc_shared : memref<1x64x32xbf16, #gpu.address_space<workgroup>>
+  schedule.async tma {
+    // expected-error @+1 {{TMA copies need 2-D slots whose rows are a multiple of 128 bytes}}
+    tile.copy %epi[%c0] -> %X[%c0, %c0]
+        : memref<1x64x32xbf16, #gpu.address_space<workgroup>> -> memref<?x?xbf16>
+  }
+  schedule.commit_group tma
+  schedule.wait_group tma pending 0
+  tile.return
+}
+
+// -----
+
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @tma_store_bounds(%X: memref<?x?xbf16>) grid(1) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %epi = tile.alloc_shared : memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+  schedule.async tma {
+    // expected-error @+1 {{TMA copies clip at the operand's size; `bounds` is not supported on them}}
+    tile.copy %epi[%c0] -> %X[%c0, %c0] bounds [%c8, %c8]
+        : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> memref<?x?xbf16>
+  }
+  schedule.commit_group tma
+  schedule.wait_group tma pending 0
+  tile.return
+}
+
+// -----
+
 // Writes outside the roles of a warp-specialized kernel would run once per role.
 // expected-warning @+1 {{allow-unverified}}
 tile.kernel @store_outside_roles(%X: memref<?x?xf32>) grid(1) attributes {

@@ -154,9 +154,10 @@ public:
                                           schedule::MBarrierInitOp init) = 0;
   virtual LogicalResult emitBarrierOp(KernelLowering &k, Operation *op,
                                       Value barriers) = 0;
-  /// One async copy of a `schedule.async` copy region, completing on
-  /// barrier `index` of `barriers`. Run by one thread of the group, or by
-  /// all of them (copiesByOneThread).
+  /// One async copy of a `schedule.async` copy region: a load completing
+  /// on barrier `index` of `barriers`, or a store (null `barriers`)
+  /// completing in the unit's bulk groups. Run by one thread of the group,
+  /// or by all of them (copiesByOneThread).
   virtual LogicalResult emitAsyncCopy(KernelLowering &k, tile::CopyOp copy,
                                       Value barriers, Value index) = 0;
   /// Whether one thread of the group issues a copy region's copies (TMA),
@@ -183,7 +184,14 @@ public:
   forEachAccumulatorElement(KernelLowering &k, Value acc, RankedTensorType type,
                             function_ref<void(Value v, Value row, Value col)>
                                 body) = 0;
-  /// schedule.wait_group.
+  /// schedule.commit_group (a dot region's commit is folded into its mma
+  /// by emitMma); nothing where the unit's operations are synchronous.
+  virtual LogicalResult emitCommitGroup(KernelLowering &k,
+                                        schedule::CommitGroupOp op) {
+    return success();
+  }
+  /// schedule.wait_group, by the thread that committed; the core then
+  /// meets the group where the wait retires stores.
   virtual LogicalResult emitWaitGroup(KernelLowering &k,
                                       schedule::WaitGroupOp op) = 0;
   /// The number of programs along `dim` (an index).
@@ -260,6 +268,7 @@ public:
   SetVector<Operation *> mmaDots;
   DenseSet<Value> accValues; // tiles held as accumulators
   SmallVector<schedule::RoleOp> roles;
+  bool asyncStores = false; // a copy region stores (shared to global)
 
   // Emission state.
   IRMapping mapping;
@@ -281,6 +290,8 @@ private:
   LogicalResult emitMmaDot(tile::DotOp dot, schedule::AsyncOp async);
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitWrite(tile::WriteOp op);
+  Value accumulatorSource(Value tile, SmallVectorImpl<Operation *> &casts);
+  Value castElement(Value v, ArrayRef<Operation *> casts);
   LogicalResult fillBuffer(Value buffer, Value tile);
   LogicalResult
   foldInto(Value result, int64_t begin, int64_t end,
@@ -347,6 +358,9 @@ SmallVector<Value> globalPosition(OpBuilder &b, Location loc, Value memref,
 Value yieldedSource(Value v);
 /// Whether `v` is a constant splat of floating-point zero.
 bool isZeroSplat(Value v);
+/// Whether `async`, a copy region, stores (its copies read shared memory
+/// and write global memory: a TMA store) rather than loads.
+bool isAsyncStore(schedule::AsyncOp async);
 
 } // namespace mlir::tiletag::conversion
 
