@@ -2156,6 +2156,129 @@ DiagnosedSilenceableFailure tiletag::MapLoopOp::applyToOne(
 }
 
 //===----------------------------------------------------------------------===//
+// Epilogues: StageStoresOp
+//===----------------------------------------------------------------------===//
+
+/// Why `store` cannot become a TMA store with `buffers` slots ("" if it
+/// can).
+static std::string whyNoTmaStore(tile::StoreOp store, tile::KernelOp kernel,
+                                 int64_t buffers) {
+  if (store.getCombine())
+    return "it combines (`combine add`), which TMA stores here do not";
+  if (!store.getBounds().empty())
+    return "it has `bounds`; TMA clips at the operand's size only";
+  auto arg = dyn_cast<BlockArgument>(store.getDest());
+  if (!arg || arg.getOwner() != &kernel.getBody().front())
+    return "its destination is not a kernel operand (TMA needs a tensor map)";
+  auto type = cast<RankedTensorType>(store.getValue().getType());
+  if (type.getRank() != 2 ||
+      type.getDimSize(1) * type.getElementTypeBitWidth() % (128 * 8) != 0)
+    return "its tile is not 2-D with rows of a multiple of 128 bytes (the "
+           "128-byte swizzle of TMA)";
+  auto role = store->getParentOfType<schedule::RoleOp>();
+  bool hasRoles = !kernel.getOps<schedule::RoleOp>().empty() ||
+                  kernel->walk([](schedule::RoleOp) {
+                          return WalkResult::interrupt();
+                        }).wasInterrupted();
+  if (hasRoles && !role)
+    return "it is outside the warp roles of a warp-specialized kernel";
+  if (buffers == 2) {
+    auto loop = store->getParentOfType<scf::ForOp>();
+    if (!loop || !isConstantIntValue(loop.getStep(), 1))
+      return "two buffers alternate by iteration: it must be in an scf.for "
+             "of step 1";
+    if (role && loop->isProperAncestor(role))
+      return "two buffers alternate by iteration: it must not be in a warp "
+             "role within its loop (the wait after the loop would be in no "
+             "role)";
+  }
+  return "";
+}
+
+DiagnosedSilenceableFailure tiletag::StageStoresOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
+  if (!kernel)
+    return notAKernel(*this, target);
+  int64_t buffers = getBuffers();
+  SmallVector<tile::StoreOp> stores;
+  kernel.walk([&](tile::StoreOp store) { stores.push_back(store); });
+  if (stores.empty())
+    return emitSilenceableError() << "the kernel has no tile.store";
+  if (buffers == 0)
+    return rewritten(kernel, kernel, results);
+  int64_t bytes = 0;
+  kernel.walk([&](tile::AllocSharedOp a) { bytes += byteSize(a.getType()); });
+  for (tile::StoreOp store : stores) {
+    std::string why = whyNoTmaStore(store, kernel, buffers);
+    if (!why.empty()) {
+      DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                         << "cannot store through TMA: " << why;
+      diag.attachNote(store.getLoc()) << "this tile.store";
+      return diag;
+    }
+    bytes += buffers * byteSize(store.getValue().getType());
+  }
+  if (bytes > kSharedBytesPerCta)
+    return emitSilenceableError()
+           << "the epilogue buffers need " << bytes
+           << " bytes of shared memory with what the kernel has already; a "
+              "CTA has "
+           << kSharedBytesPerCta << " (227 KiB on sm_90a)";
+
+  auto workgroup = gpu::AddressSpaceAttr::get(kernel.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  auto tma = schedule::AsyncUnitAttr::get(kernel.getContext(),
+                                          schedule::AsyncUnit::tma);
+  for (tile::StoreOp store : stores) {
+    Location loc = store.getLoc();
+    auto tileType = cast<RankedTensorType>(store.getValue().getType());
+    SmallVector<int64_t> shape{buffers};
+    llvm::append_range(shape, tileType.getShape());
+    rewriter.setInsertionPointToStart(&kernel.getBody().front());
+    Value buffer = tile::AllocSharedOp::create(
+        rewriter, loc,
+        MemRefType::get(shape, tileType.getElementType(),
+                        MemRefLayoutAttrInterface(), workgroup));
+    rewriter.setInsertionPoint(store);
+    Value slot = indexConstant(rewriter, loc, 0);
+    auto loop = store->getParentOfType<scf::ForOp>();
+    if (buffers == 2) {
+      Value n = loop.getInductionVar();
+      if (!isConstantIntValue(loop.getLowerBound(), 0))
+        n = arith::SubIOp::create(rewriter, loc, n, loop.getLowerBound());
+      slot = arith::RemUIOp::create(rewriter, loc, n,
+                                    indexConstant(rewriter, loc, 2));
+    }
+    tile::WriteOp::create(rewriter, loc, store.getValue(), buffer,
+                          ValueRange{slot});
+    schedule::FenceAsyncProxyOp::create(rewriter, loc);
+    auto region = schedule::AsyncOp::create(rewriter, loc, TypeRange{},
+                                            schedule::AsyncUnit::tma, Value(),
+                                            Value());
+    rewriter.setInsertionPointToStart(
+        createBodyBlock(rewriter, region.getBody()));
+    tile::CopyOp::create(rewriter, loc, buffer, ValueRange{slot},
+                         store.getDest(), store.getIndices(),
+                         store.getOffsets(), ValueRange{}, TypedAttr());
+    schedule::YieldOp::create(rewriter, loc, ValueRange{});
+    rewriter.setInsertionPointAfter(region);
+    schedule::CommitGroupOp::create(rewriter, loc, tma);
+    schedule::WaitGroupOp::create(rewriter, loc, tma,
+                                  rewriter.getI64IntegerAttr(buffers - 1));
+    if (buffers == 2) {
+      rewriter.setInsertionPointAfter(loop);
+      schedule::WaitGroupOp::create(rewriter, loc, tma,
+                                    rewriter.getI64IntegerAttr(0));
+    }
+    rewriter.eraseOp(store);
+  }
+  return rewritten(kernel, kernel, results);
+}
+
+//===----------------------------------------------------------------------===//
 // FuseEpilogueOp
 //===----------------------------------------------------------------------===//
 

@@ -536,6 +536,62 @@ def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
   }];
 }
 
+def TileTag_StageStoresOp : TileTag_TransformOp<"stage_stores", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "stores a kernel's output tiles through shared memory by TMA";
+  let description = [{
+    Every `tile.store` of the target kernel becomes a TMA-store epilogue:
+    the tile is written to an epilogue buffer (`tile.alloc_shared` of
+    `buffers` slots, one buffer per store, at the top of the kernel), the
+    threads' writes are made visible to the async proxy
+    (`schedule.fence_async_proxy`), a `schedule.async tma` region copies the
+    slot to the store's block, and `schedule.commit_group tma` /
+    `schedule.wait_group tma` retire it. A wgmma accumulator goes from its
+    registers to the buffer; TMA writes whole 128-byte lines where stores
+    from registers write a few bytes per row per instruction.
+
+    `buffers` is the number of slots: 1 waits for the store at once
+    (`pending 0`); 2, for a store in an `scf.for` of step 1 that is not
+    inside a warp role within that loop, alternates between the slots by
+    iteration and keeps the previous store in flight (`pending 1`, then a
+    `pending 0` after the loop), so that one tile's store overlaps the next
+    tile's work; 0 leaves the kernel as it is (stores from registers: the
+    value a recipe gives to compare both epilogues).
+
+    Invariants instantiated: the buffers' slot indices and wait depths. The
+    schedule checker proves that no buffer is rewritten before its store
+    has read it, that every store retires before the program ends, and the
+    contract checker follows the values through the buffer.
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not a
+    `tile.kernel`, has no `tile.store`, or one of its stores cannot go
+    through TMA: `combine add` (TMA stores here do not reduce), `bounds`
+    (TMA clips at the operand's size only), a destination that is not a
+    kernel operand, a tile that is not 2-D with rows of a multiple of 128
+    bytes (the 128-byte swizzle), a store outside the warp roles of a
+    warp-specialized kernel, or with `buffers = 2` a store not in a loop
+    of step 1, or in a role within it; or when the buffers and what the
+    kernel has already exceed the shared memory of one CTA (227 KiB on
+    sm_90a). Otherwise the kernel is rewritten in place, its proof stamps
+    dropped, and the result handle points to the kernel.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntNonNegative, IntMaxValue<2>]>:$buffers);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target `buffers` `(` $buffers `)` attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def TileTag_FuseEpilogueOp : TileTag_TransformOp<"fuse_epilogue", [
     FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
     MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
