@@ -2430,6 +2430,7 @@ static LogicalResult foldTmaStores(tile::KernelOp kernel) {
       stores.push_back(copy);
   });
   bool ok = true;
+  SetVector<Operation *> regions; // erased once every copy is folded
   for (tile::CopyOp copy : stores) {
     Value buffer = copy.getShared();
     Operation *region = copy->getParentOp();
@@ -2467,8 +2468,10 @@ static LogicalResult foldTmaStores(tile::KernelOp kernel) {
     tile::StoreOp::create(b, copy.getLoc(), fill.getValue(), copy.getGlobal(),
                           copy.getBlockIndices(), copy.getOffsets(),
                           copy.getBounds(), tile::StoreCombineAttr());
-    region->erase();
+    regions.insert(region);
   }
+  for (Operation *region : regions)
+    region->erase();
   return success(ok);
 }
 

@@ -5,6 +5,8 @@
 // RUN: tiletag-opt --tiletag-verify %s | FileCheck %s --check-prefix=OK
 // OK-LABEL: tile.kernel @scale
 // OK-SAME: tag.verified
+// OK-LABEL: tile.kernel @pair
+// OK-SAME: tag.verified
 //
 // The store copies to the transposed block: blocks of the reference are
 // never stored.
@@ -55,5 +57,40 @@ tile.kernel @scale_ref(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32
   %two = arith.constant dense<2.0> : tensor<64x64xf32>
   %y = arith.mulf %t, %two : tensor<64x64xf32>
   tile.store %y, %Y[%pm, %pn] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+
+// Two stores in one TMA region, each of its own buffer.
+tile.kernel @pair(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(2) attributes {
+    tag.contract = @pair_ref,
+    tile.launch = #tile.launch<sizes = [M = 200, N = 100], grid = [M ceildiv 64, N ceildiv 128], shapes = [X = [M, N], Y = [M, N]]>} {
+  %a = tile.alloc_shared : memref<1x64x64xf32, #gpu.address_space<workgroup>>
+  %b = tile.alloc_shared : memref<1x64x64xf32, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %pm = tile.program_id 0
+  %pn = tile.program_id 1
+  %n0 = arith.muli %pn, %c2 : index
+  %n1 = arith.addi %n0, %c1 : index
+  %t0 = tile.load %X[%pm, %n0] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
+  %t1 = tile.load %X[%pm, %n1] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
+  tile.write %t0, %a[%c0] : tensor<64x64xf32> -> memref<1x64x64xf32, #gpu.address_space<workgroup>>
+  tile.write %t1, %b[%c0] : tensor<64x64xf32> -> memref<1x64x64xf32, #gpu.address_space<workgroup>>
+  schedule.fence_async_proxy
+  schedule.async tma {
+    tile.copy %a[%c0] -> %Y[%pm, %n0] : memref<1x64x64xf32, #gpu.address_space<workgroup>> -> memref<?x?xf32>
+    tile.copy %b[%c0] -> %Y[%pm, %n1] : memref<1x64x64xf32, #gpu.address_space<workgroup>> -> memref<?x?xf32>
+  }
+  schedule.commit_group tma
+  schedule.wait_group tma pending 0
+  tile.return
+}
+tile.kernel @pair_ref(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(2) attributes {
+    tile.launch = #tile.launch<sizes = [M = 200, N = 100], grid = [M ceildiv 64, N ceildiv 64], shapes = [X = [M, N], Y = [M, N]]>} {
+  %pm = tile.program_id 0
+  %pn = tile.program_id 1
+  %t = tile.load %X[%pm, %pn] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
+  tile.store %t, %Y[%pm, %pn] : tensor<64x64xf32> -> memref<?x?xf32>
   tile.return
 }
