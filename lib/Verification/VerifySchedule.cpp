@@ -1243,21 +1243,22 @@ private:
     return Release{x.op, Instance{ix.suffix, ix.memo, ix.program}};
   }
 
-  /// The wait_group instance that retires `async` executed in `ia`. In the
-  /// body of a unit-step loop with c commit_groups per iteration, the group
-  /// of `async` is closed by the first commit after it; a wait with
-  /// `pending P` in iteration k + d retires it once at least P groups were
-  /// committed after it: count them and take the first such wait.
+  /// The wait_group instance that retires `async` executed in `ia`. The
+  /// group of `async` is closed by the first commit after it in its block;
+  /// a wait with `pending P` later in the block retires it once at least P
+  /// groups were committed after it. In the body of a unit-step loop with c
+  /// commit_groups per iteration, a wait in iteration k + d does too:
+  /// count them and take the first such wait.
   std::optional<Release> retiringWait(schedule::AsyncOp async, Instance &ia) {
     Block *block = async->getBlock();
     schedule::AsyncUnit unit = async.getUnit();
     SmallVector<scf::ForOp> loops = model.loops(async);
-    if (loops.empty() || !loops.back()->isAncestor(block->getParentOp()))
-      return std::nullopt;
-    scf::ForOp loop = loops.back();
-    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-    if (!step || *step != 1)
-      return std::nullopt;
+    scf::ForOp loop = loops.empty() ? scf::ForOp() : loops.back();
+    std::optional<int64_t> step =
+        loop ? getConstantIntValue(loop.getStep()) : std::nullopt;
+    // Otherwise only waits of the same execution of the block count.
+    bool acrossIterations = loop && loop->isAncestor(block->getParentOp()) &&
+                            step && *step == 1;
     // Positions of commits and waits of this unit in the block.
     SmallVector<Operation *> commits;
     int closing = -1;
@@ -1285,6 +1286,8 @@ private:
       //   d > 0: perIteration - closing - 1 + (d - 1) * perIteration + before
       int64_t d = 0;
       if (!(before > closing && before - closing - 1 >= pending)) {
+        if (!acrossIterations)
+          continue;
         int64_t need = pending - (perIteration - closing - 1) - before;
         d = 1 + (need > 0 ? (need + perIteration - 1) / perIteration : 0);
       }
@@ -1523,8 +1526,9 @@ private:
         if (!rel) {
           error(x.op,
                 "the schedule checker cannot tell when this access completes: "
-                "the wgmma (or TMA store) that reads it must be committed and "
-                "waited for in the body of a loop with step 1",
+                "the wgmma (or TMA store) that accesses it must be committed "
+                "and waited for later in its block, or in the body of a loop "
+                "with step 1",
                 nullptr);
           continue;
         }
