@@ -21,6 +21,10 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+# Scripts that apply to another script's plain kernel.
+PLAIN = {"gemm_wide": "gemm", "gemm_tma_store": "gemm"}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("build")
@@ -35,8 +39,7 @@ def main():
                  sorted(glob.glob(os.path.join(ROOT, "examples/naive/*.mlir"))))
         for script in sorted(glob.glob(os.path.join(ROOT, "examples/scripts/*.mlir"))):
             name = os.path.basename(script)[:-5]
-            src = os.path.join(ROOT, "examples/naive",
-                               "gemm.mlir" if name == "gemm_wide" else name + ".mlir")
+            src = os.path.join(ROOT, "examples/naive", PLAIN.get(name, name) + ".mlir")
             out = os.path.join(tmp, "scripted_%s.mlir" % name)
             subprocess.run([opt, src, "--transform-preload-library="
                             "transform-library-paths=" + script,

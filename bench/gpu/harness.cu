@@ -580,7 +580,8 @@ int main(int argc, char **argv) {
   // Correctness at ragged sizes first.
   gemm(ks, blas, "gemm", 1000, 744, 520, 0, 1);
   gemm(ks, blas, "gemm_wide", 1000, 744, 520, 0, 1);
-  for (const char *kernel : {"gemm_cooperative_d4_c2", "gemm_pingpong_d4_c2"})
+  for (const char *kernel :
+       {"gemm_cooperative_d4_c2", "gemm_pingpong_d4_c2", "gemm_tma_store"})
     gemm(ks, blas, kernel, 1000, 744, 520, 0, 1);
   gemm(ks, blas, "gemm_splitk_d4_c2", 1000, 744, 520, 3, 1);
   attention(ks, 2, 1000, 64, true, 1, true);
@@ -596,9 +597,11 @@ int main(int argc, char **argv) {
                                                   {128, 8192, 8192}})
     for (const char *kernel : {"gemm", "gemm_wide"})
       gemm(ks, blas, kernel, s[0], s[1], s[2], 0, reps);
-  // The schedule suite's cooperative and ping-pong pipelines.
+  // The schedule suite's cooperative and ping-pong pipelines, and the
+  // GEMM with a TMA-store epilogue.
   for (int64_t n : {4096, 8192})
-    for (const char *kernel : {"gemm_cooperative_d4_c2", "gemm_pingpong_d4_c2"})
+    for (const char *kernel :
+         {"gemm_cooperative_d4_c2", "gemm_pingpong_d4_c2", "gemm_tma_store"})
       gemm(ks, blas, kernel, n, n, n, 0, reps);
   // Split-k: small M, large K.
   gemm(ks, blas, "gemm_splitk_atomic", 128, 8192, 8192, 4, reps);

@@ -12,6 +12,23 @@ EXAMPLES = ["gemm", "gemm_wide", "gemm_splitk", "attention", "moe"]
 # GEMMs of the schedule suite (test/Verification/schedule/gemm-schedules.py):
 # (kind, ring depth, consumer warpgroups), compiled as gemm_KIND_dD_cC.
 SUITE = [("cooperative", 4, 2), ("pingpong", 4, 2), ("splitk", 4, 2)]
+# Kernels a transform script makes from a plain kernel: (name, plain kernel,
+# script), both under examples/.
+SCRIPTED = [("gemm_tma_store", "naive/gemm.mlir", "scripts/gemm_tma_store.mlir")]
+
+
+def scripted_sources(opt, examples, out):
+    """Applies each script, renames the kernel apart, and yields its name."""
+    for name, plain, script in SCRIPTED:
+        text = subprocess.run(
+            [opt, os.path.join(examples, plain),
+             "--transform-preload-library=transform-library-paths=" +
+             os.path.join(examples, script), "--transform-interpreter"],
+            check=True, capture_output=True, text=True).stdout
+        text = re.sub(r"tile\.kernel @gemm\(", f"tile.kernel @{name}(", text)
+        with open(os.path.join(out, name + ".mlir"), "w") as f:
+            f.write(text)
+        yield name
 
 
 def suite_sources(examples, out):
@@ -39,6 +56,8 @@ def main():
     sources = [(name, os.path.join(examples, name + ".mlir")) for name in EXAMPLES]
     sources += [(name, os.path.join(out, name + ".mlir"))
                 for name in suite_sources(examples, out)]
+    sources += [(name, os.path.join(out, name + ".mlir"))
+                for name in scripted_sources(opt, examples, out)]
     for name, src in sources:
         lowered = subprocess.run(
             [opt, src, "--tiletag-verify", "--tiletag-convert-to-nvgpu"],

@@ -1,6 +1,12 @@
 // examples/scripts/gemm.mlir's pipeline with a TMA-store epilogue: the
 // consumer writes its accumulator to a shared buffer and one of its threads
-// stores the tile by TMA.
+// stores the tile by TMA (whole 128-byte lines, where stores from registers
+// write 8 bytes of a row per thread). The checkers then prove the result
+// against the contract.
+//
+//   tiletag-opt examples/naive/gemm.mlir \
+//     --transform-preload-library="transform-library-paths=examples/scripts/gemm_tma_store.mlir" \
+//     --transform-interpreter
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %kernel = transform.structured.match ops{["tile.kernel"]} attributes {sym_name = "gemm"} in %root
