@@ -101,8 +101,9 @@ def ConvertTileToAMDGPUPass : Pass<"tiletag-convert-to-amdgpu", "::mlir::ModuleO
     - `schedule.fence_async_proxy` has nothing to order (no async proxy)
       and `wait_group` nothing to wait for (MFMA is synchronous).
 
-    Thread-block clusters are refused, by both lowerings. The runner interface is
-    `tiletag.abi` as on Hopper, with `mfma` as the target's entry.
+    Thread-block clusters are refused, by both lowerings. The runner
+    interface is `tiletag.abi` as on Hopper, with `mfma` as the target's
+    entry.
 
     Kernels that carry tags or schedule ops must have been proved
     (`--tiletag-verify`); otherwise the pass fails, unless

@@ -579,10 +579,12 @@ def TileTag_StageStoresOp : TileTag_TransformOp<"stage_stores", [
     dropped, and the result handle points to the kernel.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
-                       ConfinedAttr<I64Attr, [IntNonNegative, IntMaxValue<2>]>:$buffers);
+                       ConfinedAttr<I64Attr, [IntNonNegative,
+                                              IntMaxValue<2>]>:$buffers);
   let results = (outs TransformHandleTypeInterface:$result);
-  let assemblyFormat =
-      "$target `buffers` `(` $buffers `)` attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = [{
+    $target `buffers` `(` $buffers `)` attr-dict `:` functional-type(operands, results)
+  }];
   let extraClassDeclaration = [{
     ::mlir::DiagnosedSilenceableFailure applyToOne(
         ::mlir::transform::TransformRewriter &rewriter,

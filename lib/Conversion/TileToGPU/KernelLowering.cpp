@@ -700,7 +700,8 @@ Value KernelLowering::accumulatorSource(Value tile,
   if (it->second.kind == TileRep::Acc)
     return tile;
   Operation *op = it->second.op;
-  if (it->second.kind != TileRep::Lazy || !isa<arith::TruncFOp, arith::ExtFOp>(op))
+  if (it->second.kind != TileRep::Lazy ||
+      !isa<arith::TruncFOp, arith::ExtFOp>(op))
     return Value();
   Value acc = accumulatorSource(op->getOperand(0), casts);
   if (acc)
@@ -711,7 +712,8 @@ Value KernelLowering::accumulatorSource(Value tile,
 /// Applies `casts` (accumulatorSource's) to one element of the accumulator.
 Value KernelLowering::castElement(Value v, ArrayRef<Operation *> casts) {
   for (Operation *c : casts) {
-    Type et = cast<RankedTensorType>(c->getResult(0).getType()).getElementType();
+    Type et =
+        cast<RankedTensorType>(c->getResult(0).getType()).getElementType();
     OperationState state(loc, c->getName());
     state.addOperands(v);
     state.addTypes(et);
