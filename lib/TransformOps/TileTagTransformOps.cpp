@@ -2176,10 +2176,11 @@ static std::string whyNoTmaStore(tile::StoreOp store, tile::KernelOp kernel,
     return "its tile is not 2-D with rows of a multiple of 128 bytes (the "
            "128-byte swizzle of TMA)";
   auto role = store->getParentOfType<schedule::RoleOp>();
-  bool hasRoles = !kernel.getOps<schedule::RoleOp>().empty() ||
-                  kernel->walk([](schedule::RoleOp) {
-                          return WalkResult::interrupt();
-                        }).wasInterrupted();
+  bool hasRoles = kernel
+                      ->walk([](schedule::RoleOp) {
+                        return WalkResult::interrupt();
+                      })
+                      .wasInterrupted();
   if (hasRoles && !role)
     return "it is outside the warp roles of a warp-specialized kernel";
   if (buffers == 2) {
