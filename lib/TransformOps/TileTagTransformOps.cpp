@@ -2188,10 +2188,6 @@ static std::string whyNoTmaStore(tile::StoreOp store, tile::KernelOp kernel,
     if (!loop || !isConstantIntValue(loop.getStep(), 1))
       return "two buffers alternate by iteration: it must be in an scf.for "
              "of step 1";
-    if (role && loop->isProperAncestor(role))
-      return "two buffers alternate by iteration: it must not be in a warp "
-             "role within its loop (the wait after the loop would be in no "
-             "role)";
   }
   return "";
 }
@@ -2270,7 +2266,20 @@ DiagnosedSilenceableFailure tiletag::StageStoresOp::applyToOne(
     schedule::WaitGroupOp::create(rewriter, loc, tma,
                                   rewriter.getI64IntegerAttr(buffers - 1));
     if (buffers == 2) {
+      // The last store retires after the loop, in the store's role (a role
+      // of the same name and warpgroups there, if the role is in the loop).
       rewriter.setInsertionPointAfter(loop);
+      auto role = store->getParentOfType<schedule::RoleOp>();
+      if (role && loop->isProperAncestor(role)) {
+        auto tail = schedule::RoleOp::create(rewriter, loc, TypeRange{},
+                                             role.getName(),
+                                             role.getWarpgroups(),
+                                             IntegerAttr());
+        rewriter.setInsertionPointToStart(
+            createBodyBlock(rewriter, tail.getBody()));
+        schedule::YieldOp::create(rewriter, loc, ValueRange{});
+        rewriter.setInsertionPointToStart(&tail.getBody().front());
+      }
       schedule::WaitGroupOp::create(rewriter, loc, tma,
                                     rewriter.getI64IntegerAttr(0));
     }

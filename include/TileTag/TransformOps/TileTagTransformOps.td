@@ -552,12 +552,13 @@ def TileTag_StageStoresOp : TileTag_TransformOp<"stage_stores", [
     from registers write a few bytes per row per instruction.
 
     `buffers` is the number of slots: 1 waits for the store at once
-    (`pending 0`); 2, for a store in an `scf.for` of step 1 that is not
-    inside a warp role within that loop, alternates between the slots by
-    iteration and keeps the previous store in flight (`pending 1`, then a
-    `pending 0` after the loop), so that one tile's store overlaps the next
-    tile's work; 0 leaves the kernel as it is (stores from registers: the
-    value a recipe gives to compare both epilogues).
+    (`pending 0`); 2, for a store in an `scf.for` of step 1, alternates
+    between the slots by iteration and keeps the previous store in flight
+    (`pending 1`, then a `pending 0` after the loop, in a role of the same
+    name and warpgroups where the store is in a role within the loop), so
+    that one tile's store overlaps the next tile's work; 0 leaves the kernel
+    as it is (stores from registers: the value a recipe gives to compare
+    both epilogues).
 
     Invariants instantiated: the buffers' slot indices and wait depths. The
     schedule checker proves that no buffer is rewritten before its store
@@ -573,7 +574,7 @@ def TileTag_StageStoresOp : TileTag_TransformOp<"stage_stores", [
     kernel operand, a tile that is not 2-D with rows of a multiple of 128
     bytes (the 128-byte swizzle), a store outside the warp roles of a
     warp-specialized kernel, or with `buffers = 2` a store not in a loop
-    of step 1, or in a role within it; or when the buffers and what the
+    of step 1; or when the buffers and what the
     kernel has already exceed the shared memory of one CTA (227 KiB on
     sm_90a). Otherwise the kernel is rewritten in place, its proof stamps
     dropped, and the result handle points to the kernel.
