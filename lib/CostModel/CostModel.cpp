@@ -291,9 +291,26 @@ struct LoopCounts {
   double prefetchBytes = 0;   // TMA copies issued ahead of their use
   double storeBytes = 0;
   double storeLines = 0;      // lines global store instructions touch
+  // TMA stores whose group stays in flight past the wait after them: they
+  // move their bytes while the program goes on (the next tile's K loop).
+  double storeBytesInFlight = 0;
   int64_t ringSlots = 0;      // depth of the rings prefetched into
   int64_t tightestMmaWait = INT64_MAX;
 };
+
+/// Whether the TMA store `copy` may still be in flight after the first
+/// `wait_group tma` after it in its block (one with `pending` at least 1),
+/// or after the block (no such wait there).
+static bool storeStaysInFlight(tile::CopyOp copy) {
+  auto async = copy->getParentOfType<schedule::AsyncOp>();
+  if (!async || async.getUnit() != schedule::AsyncUnit::tma)
+    return false;
+  for (Operation *op = async->getNextNode(); op; op = op->getNextNode())
+    if (auto wait = dyn_cast<schedule::WaitGroupOp>(op);
+        wait && wait.getUnit() == schedule::AsyncUnit::tma)
+      return wait.getPending() >= 1;
+  return true;
+}
 
 /// The facts about a kernel that do not depend on the program.
 struct KernelFacts {
@@ -486,6 +503,7 @@ private:
     const void *ring = nullptr;
     SmallVector<unsigned, 2> ringIndices;
     bool toShared = false;   // Copy: global to shared
+    bool inFlight = false;   // Copy to global: see LoopCounts
     int64_t ringDepth = 0;   // Copy: slots of the ring
     /// ProgramId, NumPrograms: the dimension; WaitGroup: groups pending.
     int64_t number = 0;
@@ -585,6 +603,8 @@ private:
           static_cast<double>(
               std::max<unsigned>(1, sharedType.getElementTypeBitWidth() / 8)) *
           static_cast<double>(ShapedType::getNumElements(shape));
+      if (!step.toShared)
+        step.inFlight = storeStaysInFlight(copy);
       if (step.toShared) {
         setTile(step, copy.getGlobal(), copy.getBlockIndices(),
                 copy.getOffsets(), shape);
@@ -905,6 +925,8 @@ private:
     case Kind::Copy: {
       if (!step.toShared) {
         counts().storeBytes += step.bytes;
+        if (step.inFlight)
+          counts().storeBytesInFlight += step.bytes;
         return success();
       }
       touch(step);
@@ -1030,6 +1052,12 @@ LoopTime loopTime(const LoopCounts &c, bool prefetching, int64_t consumerRoles,
       m.storeLinesPerCycle > 0 ? c.storeLines / m.storeLinesPerCycle : 0;
   t.memory = std::max((loadBytes + c.storeBytes) / m.l2BytesPerCycle,
                       storeInstructions);
+  // The program itself waits for all but the stores left in flight (the
+  // SM's L2 port, `memory`, carries them all).
+  double memoryWaited =
+      std::max((loadBytes + c.storeBytes - c.storeBytesInFlight) /
+                   m.l2BytesPerCycle,
+               storeInstructions);
   StringRef memoryBound = storeInstructions * m.l2BytesPerCycle >
                                  loadBytes + c.storeBytes
                              ? "global store instructions"
@@ -1040,20 +1068,20 @@ LoopTime loopTime(const LoopCounts &c, bool prefetching, int64_t consumerRoles,
     // Copies run up to (slots - 1) iterations ahead of their use.
     double ahead = std::max<int64_t>(c.ringSlots - 1, 1);
     double exposed = c.iterations * latency / ahead;
-    t.alone = std::max({compute, t.memory, exposed}) + latency;
+    t.alone = std::max({compute, memoryWaited, exposed}) + latency;
     t.bound = largest({{t.tensor, "tensor"},
                        {t.cuda, "CUDA cores"},
                        {t.memory, memoryBound},
                        {exposed, "memory latency"}});
   } else if (loadBytes > 0) {
     // Each iteration waits for its own loads.
-    t.alone = compute + t.memory + c.iterations * latency;
+    t.alone = compute + memoryWaited + c.iterations * latency;
     t.bound = largest({{t.tensor, "tensor"},
                        {t.cuda, "CUDA cores"},
                        {t.memory, memoryBound},
                        {c.iterations * latency, "memory latency"}});
   } else {
-    t.alone = compute + t.memory;
+    t.alone = compute + memoryWaited;
     t.bound = largest({{t.tensor, "tensor"},
                        {t.cuda, "CUDA cores"},
                        {t.memory, memoryBound}});
