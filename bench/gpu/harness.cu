@@ -398,6 +398,12 @@ static void gemm(std::map<std::string, Kernel> &ks, cublasHandle_t blas,
   std::vector<unsigned> grid = {ceilDiv(M, tileM), ceilDiv(N, tileN)};
   if (splits)
     grid.push_back(splits);
+  // A persistent kernel's grid is P: one program per SM.
+  if (kernel == "gemm_persistent") {
+    int sms = 0;
+    CU(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0));
+    grid = {static_cast<unsigned>(sms)};
+  }
   std::vector<Launch *> launches;
   for (int s = 0; s < sets; ++s)
     launches.push_back(new Launch(k, {{&A[s]}, {&B[s]}, {&C}}, grid));
@@ -580,8 +586,8 @@ int main(int argc, char **argv) {
   // Correctness at ragged sizes first.
   gemm(ks, blas, "gemm", 1000, 744, 520, 0, 1);
   gemm(ks, blas, "gemm_wide", 1000, 744, 520, 0, 1);
-  for (const char *kernel :
-       {"gemm_cooperative_d4_c2", "gemm_pingpong_d4_c2", "gemm_tma_store"})
+  for (const char *kernel : {"gemm_cooperative_d4_c2", "gemm_pingpong_d4_c2",
+                             "gemm_tma_store", "gemm_persistent"})
     gemm(ks, blas, kernel, 1000, 744, 520, 0, 1);
   gemm(ks, blas, "gemm_splitk_d4_c2", 1000, 744, 520, 3, 1);
   attention(ks, 2, 1000, 64, true, 1, true);
@@ -595,7 +601,7 @@ int main(int argc, char **argv) {
                                                   {16384, 4096, 14336},
                                                   {64, 8192, 8192},
                                                   {128, 8192, 8192}})
-    for (const char *kernel : {"gemm", "gemm_wide"})
+    for (const char *kernel : {"gemm", "gemm_wide", "gemm_persistent"})
       gemm(ks, blas, kernel, s[0], s[1], s[2], 0, reps);
   // The schedule suite's cooperative and ping-pong pipelines, and the
   // GEMM with a TMA-store epilogue.
