@@ -2414,8 +2414,9 @@ static bool writesBuffer(Operation *op, Value buffer) {
       .wasInterrupted();
 }
 
-/// Rewrites each TMA store of `kernel` (a copy of the kernel checked) into
-/// the plain tile.store it amounts to for values: the store of the tile
+/// Rewrites each TMA store of `kernel` (a copy of the kernel checked; and
+/// each tile.copy to global memory run in place) into the plain tile.store
+/// it amounts to for values: the store of the tile
 /// that the tile.write before it put in its slot. That holds where the
 /// buffer is filled only by tile.write in the store's role, and the write
 /// comes earlier in the store's block with nothing writing the buffer
@@ -2430,10 +2431,13 @@ static LogicalResult foldTmaStores(tile::KernelOp kernel) {
       stores.push_back(copy);
   });
   bool ok = true;
-  SetVector<Operation *> regions; // erased once every copy is folded
+  SetVector<Operation *> replaced; // erased once every copy is folded
   for (tile::CopyOp copy : stores) {
     Value buffer = copy.getShared();
-    Operation *region = copy->getParentOp();
+    // The copy's TMA region, or the copy itself where it runs in place.
+    Operation *region = isa<schedule::AsyncOp>(copy->getParentOp())
+                            ? copy->getParentOp()
+                            : copy.getOperation();
     tile::WriteOp fill;
     for (Operation *op = region->getPrevNode(); op && !fill;
          op = op->getPrevNode()) {
@@ -2458,9 +2462,10 @@ static LogicalResult foldTmaStores(tile::KernelOp kernel) {
                             .wasInterrupted();
     if (!fill || !onlyItsRole) {
       copy.emitError()
-          << "the contract checker follows a TMA store whose slot a "
-             "tile.write fills just before it, in the same block and warp "
-             "role (the buffer written by tile.write in that role alone)";
+          << "the contract checker follows a copy to global memory whose "
+             "slot a tile.write fills just before it, in the same block and "
+             "warp role (the buffer written by tile.write in that role "
+             "alone)";
       ok = false;
       continue;
     }
@@ -2468,10 +2473,10 @@ static LogicalResult foldTmaStores(tile::KernelOp kernel) {
     tile::StoreOp::create(b, copy.getLoc(), fill.getValue(), copy.getGlobal(),
                           copy.getBlockIndices(), copy.getOffsets(),
                           copy.getBounds(), tile::StoreCombineAttr());
-    regions.insert(region);
+    replaced.insert(region);
   }
-  for (Operation *region : regions)
-    region->erase();
+  for (Operation *op : replaced)
+    op->erase();
   return success(ok);
 }
 

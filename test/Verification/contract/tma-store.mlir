@@ -7,6 +7,8 @@
 // OK-SAME: tag.verified
 // OK-LABEL: tile.kernel @pair
 // OK-SAME: tag.verified
+// OK-LABEL: tile.kernel @in_place
+// OK-SAME: tag.verified
 //
 // The store copies to the transposed block: blocks of the reference are
 // never stored.
@@ -27,7 +29,7 @@
 // RUN: sed -e 's/tile.copy %%epi\[%%c0\]/tile.copy %%epi[%%other]/' %s > %t.slot.mlir
 // RUN: not diff -q %s %t.slot.mlir > /dev/null
 // RUN: not tiletag-opt --tiletag-verify %t.slot.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=SLOT
-// SLOT: error: the contract checker follows a TMA store whose slot a tile.write fills just before it, in the same block and warp role (the buffer written by tile.write in that role alone)
+// SLOT: error: the contract checker follows a copy to global memory whose slot a tile.write fills just before it, in the same block and warp role (the buffer written by tile.write in that role alone)
 tile.kernel @scale(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(2) attributes {
     tag.contract = @scale_ref,
     tile.launch = #tile.launch<sizes = [M = 200, N = 100], grid = [M ceildiv 64, N ceildiv 64], shapes = [X = [M, N], Y = [M, N]]>} {
@@ -87,6 +89,29 @@ tile.kernel @pair(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {ti
   tile.return
 }
 tile.kernel @pair_ref(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(2) attributes {
+    tile.launch = #tile.launch<sizes = [M = 200, N = 100], grid = [M ceildiv 64, N ceildiv 64], shapes = [X = [M, N], Y = [M, N]]>} {
+  %pm = tile.program_id 0
+  %pn = tile.program_id 1
+  %t = tile.load %X[%pm, %pn] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
+  tile.store %t, %Y[%pm, %pn] : tensor<64x64xf32> -> memref<?x?xf32>
+  tile.return
+}
+
+// A copy to global memory run in place (no TMA region) is compared the same
+// way.
+tile.kernel @in_place(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(2) attributes {
+    tag.contract = @in_place_ref,
+    tile.launch = #tile.launch<sizes = [M = 200, N = 100], grid = [M ceildiv 64, N ceildiv 64], shapes = [X = [M, N], Y = [M, N]]>} {
+  %buf = tile.alloc_shared : memref<1x64x64xf32, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %pm = tile.program_id 0
+  %pn = tile.program_id 1
+  %t = tile.load %X[%pm, %pn] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
+  tile.write %t, %buf[%c0] : tensor<64x64xf32> -> memref<1x64x64xf32, #gpu.address_space<workgroup>>
+  tile.copy %buf[%c0] -> %Y[%pm, %pn] : memref<1x64x64xf32, #gpu.address_space<workgroup>> -> memref<?x?xf32>
+  tile.return
+}
+tile.kernel @in_place_ref(%X: memref<?x?xf32> {tile.name = "X"}, %Y: memref<?x?xf32> {tile.name = "Y"}) grid(2) attributes {
     tile.launch = #tile.launch<sizes = [M = 200, N = 100], grid = [M ceildiv 64, N ceildiv 64], shapes = [X = [M, N], Y = [M, N]]>} {
   %pm = tile.program_id 0
   %pn = tile.program_id 1
