@@ -2510,7 +2510,7 @@ CheckerResult verify::checkContract(tile::KernelOp kernel, z3::context &ctx,
   OpBuilder b(kernel->getContext());
   b.setInsertionPointAfter(kernel);
   auto folded = cast<tile::KernelOp>(b.clone(*kernel));
-  auto erase = llvm::make_scope_exit([&] { folded->erase(); });
+  llvm::scope_exit erase([&] { folded->erase(); });
   if (failed(foldTmaStores(folded)))
     return {false, "contract refused"};
   ContractChecker checker(folded, ref, ctx, prover);
