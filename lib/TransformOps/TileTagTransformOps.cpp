@@ -1458,6 +1458,16 @@ static std::optional<RingStep> ringStepOf(Value slot) {
   return RingStep{slot, rem.getLhs(), *stages, rem.getRhs()};
 }
 
+/// The slot of a `slots`-slot buffer that the current iteration of `loop`
+/// uses: `n mod slots`, `n` the iteration's number from the lower bound.
+static Value iterationSlot(OpBuilder &b, Location loc, scf::ForOp loop,
+                           int64_t slots) {
+  Value n = loop.getInductionVar();
+  if (!isConstantIntValue(loop.getLowerBound(), 0))
+    n = arith::SubIOp::create(b, loc, n, loop.getLowerBound());
+  return arith::RemUIOp::create(b, loc, n, indexConstant(b, loc, slots));
+}
+
 /// Moves `ops` (in order) to the end of `block`.
 static void moveToEnd(ArrayRef<Operation *> ops, Block *block) {
   for (Operation *op : ops)
@@ -1494,11 +1504,7 @@ DiagnosedSilenceableFailure tiletag::StageLoadsOp::applyToOne(
   MLIRContext *ctx = kernel.getContext();
   Location loc = loop.getLoc();
   rewriter.setInsertionPointToStart(loop.getBody());
-  Value n = loop.getInductionVar();
-  if (!isConstantIntValue(loop.getLowerBound(), 0))
-    n = arith::SubIOp::create(rewriter, loc, n, loop.getLowerBound());
-  Value slot = arith::RemUIOp::create(rewriter, loc, n,
-                                      indexConstant(rewriter, loc, stages));
+  Value slot = iterationSlot(rewriter, loc, loop, stages);
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   for (tile::LoadOp load : loads) {
@@ -2162,7 +2168,7 @@ DiagnosedSilenceableFailure tiletag::MapLoopOp::applyToOne(
 /// Why `store` cannot become a TMA store with `buffers` slots ("" if it
 /// can).
 static std::string whyNoTmaStore(tile::StoreOp store, tile::KernelOp kernel,
-                                 int64_t buffers) {
+                                 bool hasRoles, int64_t buffers) {
   if (store.getCombine())
     return "it combines (`combine add`), which TMA stores here do not";
   if (!store.getBounds().empty())
@@ -2175,13 +2181,7 @@ static std::string whyNoTmaStore(tile::StoreOp store, tile::KernelOp kernel,
       type.getDimSize(1) * type.getElementTypeBitWidth() % (128 * 8) != 0)
     return "its tile is not 2-D with rows of a multiple of 128 bytes (the "
            "128-byte swizzle of TMA)";
-  auto role = store->getParentOfType<schedule::RoleOp>();
-  bool hasRoles = kernel
-                      ->walk([](schedule::RoleOp) {
-                        return WalkResult::interrupt();
-                      })
-                      .wasInterrupted();
-  if (hasRoles && !role)
+  if (hasRoles && !store->getParentOfType<schedule::RoleOp>())
     return "it is outside the warp roles of a warp-specialized kernel";
   if (buffers == 2) {
     auto loop = store->getParentOfType<scf::ForOp>();
@@ -2208,8 +2208,11 @@ DiagnosedSilenceableFailure tiletag::StageStoresOp::applyToOne(
     return rewritten(kernel, kernel, results);
   int64_t bytes = 0;
   kernel.walk([&](tile::AllocSharedOp a) { bytes += byteSize(a.getType()); });
+  bool hasRoles =
+      kernel->walk([](schedule::RoleOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
   for (tile::StoreOp store : stores) {
-    std::string why = whyNoTmaStore(store, kernel, buffers);
+    std::string why = whyNoTmaStore(store, kernel, hasRoles, buffers);
     if (!why.empty()) {
       DiagnosedSilenceableFailure diag = emitSilenceableError()
                                          << "cannot store through TMA: " << why;
@@ -2242,13 +2245,8 @@ DiagnosedSilenceableFailure tiletag::StageStoresOp::applyToOne(
     rewriter.setInsertionPoint(store);
     Value slot = indexConstant(rewriter, loc, 0);
     auto loop = store->getParentOfType<scf::ForOp>();
-    if (buffers == 2) {
-      Value n = loop.getInductionVar();
-      if (!isConstantIntValue(loop.getLowerBound(), 0))
-        n = arith::SubIOp::create(rewriter, loc, n, loop.getLowerBound());
-      slot = arith::RemUIOp::create(rewriter, loc, n,
-                                    indexConstant(rewriter, loc, 2));
-    }
+    if (buffers == 2)
+      slot = iterationSlot(rewriter, loc, loop, 2);
     tile::WriteOp::create(rewriter, loc, store.getValue(), buffer,
                           ValueRange{slot});
     schedule::FenceAsyncProxyOp::create(rewriter, loc);
