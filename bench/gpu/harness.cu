@@ -19,6 +19,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -312,6 +313,24 @@ static double bf16(uint16_t b) {
   return f;
 }
 
+/// An f32 or bf16 tensor's values as floats.
+static std::vector<float> downloadValues(const Tensor &t) {
+  if (t.width == 4)
+    return download(t);
+  std::vector<float> h;
+  for (uint16_t b : downloadBF16(t))
+    h.push_back((float)bf16(b));
+  return h;
+}
+
+/// Fills an f32 or bf16 tensor with NaN, so that unwritten elements fail.
+static void poison(const Tensor &t) {
+  if (t.width == 4)
+    fill(t, NAN);
+  else
+    CU(cuMemsetD16(t.ptr, 0x7fc0, t.numel()));
+}
+
 /// ||got - want|| / ||want||; NaN (or an unwritten NaN poison) fails.
 static double relError(const std::vector<float> &got,
                        const std::vector<float> &want) {
@@ -370,8 +389,12 @@ static unsigned ceilDiv(int64_t a, int64_t b) { return (unsigned)((a + b - 1) / 
 //===----------------------------------------------------------------------===//
 
 /// C[M,N] (f32) = A[M,K] B[K,N] (bf16), against cublasGemmEx with the same
-/// types (bf16 in, f32 compute and out). `sets` input sets are rotated so
-/// that repeated runs do not hit in the L2.
+/// types (bf16 in, f32 compute and out); the kernels of kBF16Output write
+/// a bf16 C, against cuBLAS with a bf16 output. `sets` input sets are
+/// rotated so that repeated runs do not hit in the L2.
+static const std::set<std::string> kBF16Output = {
+    "gemm_persistent_cooperative"};
+
 static void gemm(std::map<std::string, Kernel> &ks, cublasHandle_t blas,
                  const std::string &kernel, int64_t M, int64_t N, int64_t K,
                  int splits, int reps) {
@@ -384,8 +407,11 @@ static void gemm(std::map<std::string, Kernel> &ks, cublasHandle_t blas,
     randomBF16(A.back(), 17 + 2 * s);
     randomBF16(B.back(), 18 + 2 * s);
   }
-  Tensor C = alloc({M, N}, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4);
-  Tensor Cref = alloc({M, N}, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4);
+  const bool bf16Out = kBF16Output.count(kernel);
+  const CUtensorMapDataType cType = bf16Out ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  Tensor C = alloc({M, N}, cType, bf16Out ? 2 : 4);
+  Tensor Cref = alloc({M, N}, cType, bf16Out ? 2 : 4);
   const Kernel &k = ks.at(kernel);
   // The grids of the kernels' #tile.launch: 128x128 tiles, 128x256 for
   // gemm_wide, 64 rows per consumer warpgroup for the schedule suite's
@@ -399,7 +425,7 @@ static void gemm(std::map<std::string, Kernel> &ks, cublasHandle_t blas,
   if (splits)
     grid.push_back(splits);
   // A persistent kernel's grid is P: one program per SM.
-  if (kernel == "gemm_persistent") {
+  if (kernel.rfind("gemm_persistent", 0) == 0) {
     int sms = 0;
     CU(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0));
     grid = {static_cast<unsigned>(sms)};
@@ -417,17 +443,18 @@ static void gemm(std::map<std::string, Kernel> &ks, cublasHandle_t blas,
     // Row-major C = A B is column-major C^T = B^T A^T.
     BLAS(cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one,
                       (void *)B[s].ptr, CUDA_R_16BF, N, (void *)A[s].ptr,
-                      CUDA_R_16BF, K, &zero, (void *)Cref.ptr, CUDA_R_32F, N,
+                      CUDA_R_16BF, K, &zero, (void *)Cref.ptr,
+                      bf16Out ? CUDA_R_16BF : CUDA_R_32F, N,
                       CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   };
   // Correctness on set 0, output poisoned with NaN first.
-  fill(C, NAN);
+  poison(C);
   tiletag(0);
   cublas(0);
-  double err = relError(download(C), download(Cref));
+  double err = relError(downloadValues(C), downloadValues(Cref));
   // A float64 spot check of 64 elements, against the inputs themselves.
   std::vector<uint16_t> ha = downloadBF16(A[0]), hb = downloadBF16(B[0]);
-  std::vector<float> hc = download(C);
+  std::vector<float> hc = downloadValues(C);
   std::mt19937_64 rng(7);
   double worst = 0;
   for (int t = 0; t < 64; ++t) {
@@ -439,7 +466,9 @@ static void gemm(std::map<std::string, Kernel> &ks, cublasHandle_t blas,
     }
     worst = std::max(worst, std::fabs(hc[i * N + j] - ref) / std::max(mag, 1e-30));
   }
-  if (!(err < 1e-3) || !(worst < 1e-3)) {
+  // A bf16 output is rounded: half a unit in its last place is 2^-9.
+  const double tolerance = bf16Out ? 4e-3 : 1e-3;
+  if (!(err < tolerance) || !(worst < tolerance)) {
     std::printf("%s %ldx%ldx%ld: WRONG (rel.err vs cuBLAS %.2e, float64 spot "
                 "check %.2e)\n",
                 kernel.c_str(), (long)M, (long)N, (long)K, err, worst);
@@ -587,7 +616,8 @@ int main(int argc, char **argv) {
   gemm(ks, blas, "gemm", 1000, 744, 520, 0, 1);
   gemm(ks, blas, "gemm_wide", 1000, 744, 520, 0, 1);
   for (const char *kernel : {"gemm_cooperative_d4_c2", "gemm_pingpong_d4_c2",
-                             "gemm_tma_store", "gemm_persistent"})
+                             "gemm_tma_store", "gemm_persistent",
+                             "gemm_persistent_cooperative"})
     gemm(ks, blas, kernel, 1000, 744, 520, 0, 1);
   gemm(ks, blas, "gemm_splitk_d4_c2", 1000, 744, 520, 3, 1);
   attention(ks, 2, 1000, 64, true, 1, true);
@@ -601,7 +631,8 @@ int main(int argc, char **argv) {
                                                   {16384, 4096, 14336},
                                                   {64, 8192, 8192},
                                                   {128, 8192, 8192}})
-    for (const char *kernel : {"gemm", "gemm_wide", "gemm_persistent"})
+    for (const char *kernel : {"gemm", "gemm_wide", "gemm_persistent",
+                               "gemm_persistent_cooperative"})
       gemm(ks, blas, kernel, s[0], s[1], s[2], 0, reps);
   // The schedule suite's cooperative and ping-pong pipelines, and the
   // GEMM with a TMA-store epilogue.

@@ -186,8 +186,8 @@ def kernel(grid=None, sizes=None, check=None, contract=None, name=None):
               tuple of affine-expression strings; 1 to 3 extents
     sizes     the problem sizes and their defaults, in order (a dict)
     check     the workload whose float64 reference checks it on the oracle
-              ("gemm", "gemm_splitk", "attention", "moe", "softmax",
-              "layernorm")
+              ("gemm", "gemm_bf16" for a bf16 output, "gemm_splitk",
+              "attention", "moe", "softmax", "layernorm")
     contract  what the kernel must compute: another DSL kernel over the same
               operands, or "self" for a plain copy of this kernel (named
               NAME_reference), as examples/naive/ writes its kernels
