@@ -9,7 +9,10 @@ CONSUMERS consumer warpgroups issuing wgmma on 64x128 output blocks):
   pingpong     the consumers take turns on whole output tiles of one
                program, each waiting only for the phases of its own tile;
                the ring runs on across the tiles, so each consumer's last
-               slot is released by its epilogue (the final arrive)
+               slot is released by its epilogue (the final arrive), and
+               each consumer starts its K loop once the one before has
+               ended its own (an order mbarrier): a parity test cannot tell
+               the phase it waits for from the one two before
   splitk       cooperative, with grid dimension 2 splitting the K blocks
                and the splits' partial sums added into C (`combine add`)
 
@@ -216,7 +219,16 @@ def pingpong(depth, consumers):
     lines.append(f"  %a_ring = tile.alloc_shared : {ring(depth, 64, 64)}")
     # Consumer c computes row block pm * consumers + c in K loop c; the
     # ring's steps run on across the loops (step g = c * ksteps + k).
+    if consumers > 1:
+        lines.append(f"  %order = schedule.mbarrier.init count 1 : !schedule.mbarrier<{consumers - 1}>")
     for c in range(consumers):
+        if c > 0:
+            # Consumer c's K loop comes after consumer c - 1's.
+            lines += [
+                f'  schedule.role "consumer{c}" warpgroups [{c + 1}] {{',
+                f"    schedule.mbarrier.wait %order[%w{c - 1}], %c0 : !schedule.mbarrier<{consumers - 1}>, index // @order",
+                f"  }}",
+            ]
         lines += [
             f"  %row{c} = arith.addi %rows, %w{c} : index",
             f"  %base{c} = arith.muli %w{c}, %ksteps : index",
@@ -236,6 +248,10 @@ def pingpong(depth, consumers):
             f"  }}",
             # The epilogue overlaps the next consumer's K loop.
             f'  schedule.role "consumer{c}" warpgroups [{c + 1}] {{',
+        ]
+        if c + 1 < consumers:
+            lines.append(f"    schedule.mbarrier.arrive %order[%w{c}] : !schedule.mbarrier<{consumers - 1}>")
+        lines += [
             f"    schedule.wait_group wgmma pending 0",
             f"    tile.store %acc{c}, %C[%row{c}, %pn] : {t} -> memref<?x?xf32>",
             f"    // The final arrive: this tile's last slot, for the next tile.",
@@ -277,6 +293,9 @@ BUGS = {
     "split": ("the K blocks are split by floor division, dropping the "
               "remainder when the launch's split count does not divide them",
               "a term of the reference's sum is never added to C"),
+    "missing-order": ("the second consumer starts its K loop without "
+                      "waiting for the first one's to end",
+                      "the phase before the one this wait on %full"),
 }
 
 
@@ -302,6 +321,8 @@ def apply_bug(text, bug):
         lines[i] = lines[i].replace("pending 1", "pending 2")
     elif bug == "missing-final-arrive":
         del lines[first("@final")]
+    elif bug == "missing-order":
+        del lines[first("@order")]
     elif bug == "split":
         i = first("@split")
         lines[i] = lines[i].replace("arith.ceildivui", "arith.divui")
@@ -311,7 +332,8 @@ def apply_bug(text, bug):
 def bugs_for(kind, consumers):
     # A final arrive matters where a next tile goes on with the ring.
     return [b for b in BUGS
-            if (b != "missing-final-arrive" or (kind == "pingpong" and consumers > 1))
+            if (b not in ("missing-final-arrive", "missing-order") or
+                (kind == "pingpong" and consumers > 1))
             and (b != "split" or kind == "splitk")]
 
 
