@@ -250,7 +250,9 @@ def classify(args):
                 break
         if not differs:
             return desc, "equivalent", ""
-        rc, out = run([tools["opt"], path, "--tiletag-verify", "-o", os.devnull], timeout)
+        # The first error decides (fail-fast: the checkers stop there).
+        rc, out = run([tools["opt"], path, "--tiletag-verify=fail-fast=1", "-o",
+                       os.devnull], timeout)
         if rc == 0:
             return desc, "survived", ""
         first = next((l for l in out.splitlines() if "error:" in l), "")

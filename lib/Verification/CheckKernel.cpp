@@ -52,6 +52,7 @@ struct CheckerRun {
   std::vector<ObligationVerdict> log;
   std::string summary;
   bool proved = true;
+  bool skipped = false; // not run: an earlier checker failed (fail-fast)
   unsigned queries = 0;
   uint64_t resources = 0, largestQuery = 0;
 };
@@ -122,6 +123,10 @@ KernelVerdict verify::checkKernel(tile::KernelOp kernel,
       if (!run)
         return failure();
       if (diag.getSeverity() == DiagnosticSeverity::Error && run->prover) {
+        // Stopping at the first error: the errors of the queries the
+        // halted prover answers after it are dropped.
+        if (run->prover->isHalted())
+          return success();
         ObligationVerdict v;
         v.checker = run->checker;
         v.what = diag.str();
@@ -134,19 +139,31 @@ KernelVerdict verify::checkKernel(tile::KernelOp kernel,
         for (Diagnostic &note : diag.getNotes())
           v.notes.push_back(note.str());
         run->log.push_back(std::move(v));
+        if (options.failFast)
+          run->prover->halt();
       }
       return failure();
     });
     // One after another: in a second thread, Z3 did not honour the resource
     // limit (a query ran unbounded and its verdict changed).
-    for (CheckerRun &run : runs)
+    bool anyFailed = false;
+    for (CheckerRun &run : runs) {
+      if (options.failFast && anyFailed) {
+        run.skipped = true;
+        continue;
+      }
       execute(run);
+      anyFailed |= llvm::any_of(run.log, [](const ObligationVerdict &o) {
+        return o.status != ObligationVerdict::Proved;
+      });
+    }
   }
 
   for (CheckerRun &run : runs) {
-    run.proved = llvm::all_of(run.log, [](const ObligationVerdict &o) {
-      return o.status == ObligationVerdict::Proved;
-    });
+    run.proved = !run.skipped &&
+                 llvm::all_of(run.log, [](const ObligationVerdict &o) {
+                   return o.status == ObligationVerdict::Proved;
+                 });
     for (ObligationVerdict &o : run.log)
       verdict.obligations.push_back(std::move(o));
     verdict.queries += run.queries;
@@ -304,8 +321,10 @@ LogicalResult verifyModule(ModuleOp module, const CheckOptions &options,
 }
 
 CheckOptions optionsOf(uint64_t resourceLimit, StringRef dumpSmt,
-                       StringRef verdictCache, bool tags, bool schedule) {
+                       StringRef verdictCache, bool failFast, bool tags,
+                       bool schedule) {
   CheckOptions options;
+  options.failFast = failFast;
   options.resourceLimit = resourceLimit;
   options.dumpSmtDir = dumpSmt.str();
   options.verdictCacheDir = verdictCache.str();
@@ -320,7 +339,8 @@ struct VerifyTagsPass
   void runOnOperation() override {
     if (failed(verifyModule(
             getOperation(),
-            optionsOf(resourceLimit, dumpSmtDir, verdictCacheDir, true, false),
+            optionsOf(resourceLimit, dumpSmtDir, verdictCacheDir, failFast,
+                      true, false),
             printStats, format)))
       signalPassFailure();
   }
@@ -332,7 +352,8 @@ struct VerifySchedulePass
   void runOnOperation() override {
     if (failed(verifyModule(
             getOperation(),
-            optionsOf(resourceLimit, dumpSmtDir, verdictCacheDir, false, true),
+            optionsOf(resourceLimit, dumpSmtDir, verdictCacheDir, failFast,
+                      false, true),
             printStats, format)))
       signalPassFailure();
   }
@@ -343,7 +364,8 @@ struct VerifyPass : public verify::impl::VerifyPassBase<VerifyPass> {
   void runOnOperation() override {
     if (failed(verifyModule(
             getOperation(),
-            optionsOf(resourceLimit, dumpSmtDir, verdictCacheDir, true, true),
+            optionsOf(resourceLimit, dumpSmtDir, verdictCacheDir, failFast,
+                      true, true),
             printStats, format)))
       signalPassFailure();
   }

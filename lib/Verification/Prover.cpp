@@ -848,6 +848,9 @@ mlir::tiletag::verify::abstractNonlinear(const z3::expr &formula) {
 Verdict Prover::check(const z3::expr &formula, llvm::StringRef what,
                       const std::vector<z3::expr> &minimal,
                       const std::vector<z3::expr> &generalizable) {
+  if (halted)
+    return Verdict{Verdict::Unknown, std::nullopt,
+                   "stopped at the first error", 0};
   auto start = std::chrono::steady_clock::now();
   ++queries;
   std::optional<Verdict> found;

@@ -41,6 +41,9 @@ struct CheckOptions {
   /// Keep and reuse query verdicts in this directory ("" for none; see
   /// Prover::setVerdictCache).
   std::string verdictCacheDir;
+  /// Stop a kernel's checks at its first error (reported alone): a verdict
+  /// without the full list, for searches and mutation testing.
+  bool failFast = false;
 };
 
 /// Memory one point of a counterexample touches.

@@ -47,6 +47,10 @@ def VerifyTagsPass : Pass<"tiletag-verify-tags", "::mlir::ModuleOp"> {
            "Keep each query's verdict (proof, counterexample, limit "
            "reached) in this directory and reuse it when the same query "
            "comes again; whoever can write the directory can forge proofs">,
+    Option<"failFast", "fail-fast", "bool", /*default=*/"false",
+           "Stop checking a kernel at its first error, which is reported "
+           "alone (a verdict without the full list of failures, for "
+           "searches and mutation testing)">,
     Option<"printStats", "stats", "bool", /*default=*/"false",
            "Report, per kernel, what was proved, the number of Z3 queries, "
            "the time and the resources spent (as a remark)">,
@@ -106,6 +110,10 @@ def VerifySchedulePass : Pass<"tiletag-verify-schedule", "::mlir::ModuleOp"> {
            "Keep each query's verdict (proof, counterexample, limit "
            "reached) in this directory and reuse it when the same query "
            "comes again; whoever can write the directory can forge proofs">,
+    Option<"failFast", "fail-fast", "bool", /*default=*/"false",
+           "Stop checking a kernel at its first error, which is reported "
+           "alone (a verdict without the full list of failures, for "
+           "searches and mutation testing)">,
     Option<"printStats", "stats", "bool", /*default=*/"false",
            "Report, per kernel, what was proved, the number of Z3 queries, "
            "the time and the resources spent (as a remark)">,
@@ -146,6 +154,10 @@ def VerifyPass : Pass<"tiletag-verify", "::mlir::ModuleOp"> {
            "Keep each query's verdict (proof, counterexample, limit "
            "reached) in this directory and reuse it when the same query "
            "comes again; whoever can write the directory can forge proofs">,
+    Option<"failFast", "fail-fast", "bool", /*default=*/"false",
+           "Stop checking a kernel at its first error, which is reported "
+           "alone (a verdict without the full list of failures, for "
+           "searches and mutation testing)">,
     Option<"printStats", "stats", "bool", /*default=*/"false",
            "Report, per kernel, what was proved, the number of Z3 queries, "
            "the time and the resources spent (as a remark)">,

@@ -65,6 +65,11 @@ public:
   /// tools themselves (tiletag-agent uses a folder of its own per run).
   void setVerdictCache(std::string dir) { cacheDir = std::move(dir); }
 
+  /// After `halt`, every query is answered Unknown without Z3 (a checker
+  /// told to stop at its first error): never a proof.
+  void halt() { halted = true; }
+  bool isHalted() const { return halted; }
+
   /// Verdicts go to `log` (checkKernel's), as obligations of `checker`.
   void setLog(std::vector<ObligationVerdict> *log, llvm::StringRef checker) {
     this->log = log;
@@ -120,6 +125,7 @@ private:
   std::optional<Counterexample> pending;
   uint64_t resources = 0, maxResources = 0, lastResources = 0;
   std::string dumpDir, dumpPrefix, cacheDir;
+  bool halted = false;
   unsigned queries = 0;
   double millis = 0;
 };
