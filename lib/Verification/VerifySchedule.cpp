@@ -851,9 +851,10 @@ private:
     return result;
   }
 
-  /// No wait on `w`'s element, of any role, comes between `from` and `w`.
+  /// No wait on `w`'s element, of any role, comes between `from` and `w`
+  /// (with `otherThan`, none for another parity than that).
   z3::expr noWaitBetween(Operation *from, Instance &ifrom, const SyncPoint &w,
-                         Instance &iw) {
+                         Instance &iw, const z3::expr *otherThan = nullptr) {
     z3::expr none = ctx.bool_val(true);
     for (const SyncPoint &other : waits) {
       if (other.barriers != w.barriers)
@@ -863,6 +864,8 @@ private:
                          sameElement(other, io, w, iw) &&
                          model.before(from, ifrom, other.op, io) &&
                          model.before(other.op, io, w.op, iw);
+      if (otherThan)
+        between = between && waitParity(other.op, io) != *otherThan;
       none = none && model.forAll(model.loopVars(other.op, io), !between,
                                   ringNeighbours(other.op, w.barriers, from,
                                                  ifrom, w.op, iw));
@@ -1031,15 +1034,9 @@ private:
         continue;
       }
       int64_t count = init.getCountAttr().getInt();
-      auto parityOf = [&](Operation *op, Instance &inst) {
-        return z3::mod(
-            model.asInt(model.term(
-                llvm::cast<schedule::MBarrierWaitOp>(op).getParity(), inst)),
-            2);
-      };
       Instance iw = fresh("@w");
       z3::expr runs = model.executes(w.op, iw);
-      z3::expr parity = parityOf(w.op, iw);
+      z3::expr parity = waitParity(w.op, iw);
       std::string arrivalsText =
           (count == 1 ? std::string("an arrival")
                       : std::to_string(count) + " arrivals") +
@@ -1060,7 +1057,7 @@ private:
         z3::expr consecutive = runs && earlier &&
                                noWaitBetween(p.op, ip, w, iw) &&
                                model.assumptions();
-        z3::expr pParity = parityOf(p.op, ip);
+        z3::expr pParity = waitParity(p.op, ip);
         checkParityAlternates(w, iw, p, ip, consecutive, parity, pParity);
         // Waiting for the phase after p's: `count` arrivals after p.
         std::pair<Operation *, Instance *> points[] = {{p.op, &ip},
@@ -1783,20 +1780,7 @@ private:
         Instance iw = fresh("@rw"), ir = fresh("@rr");
         z3::expr parity = waitParity(w.op, iw);
         // r waits for the phase before w's, and is the last to.
-        z3::expr last = ctx.bool_val(true);
-        for (const SyncPoint &o : waits) {
-          if (o.barriers != w.barriers)
-            continue;
-          Instance io = fresh("@between");
-          z3::expr between = model.executes(o.op, io) &&
-                             sameElement(o, io, w, iw) &&
-                             model.before(r.op, ir, o.op, io) &&
-                             model.before(o.op, io, w.op, iw) &&
-                             waitParity(o.op, io) != parity;
-          last = last && model.forAll(model.loopVars(o.op, io), !between,
-                                      ringNeighbours(o.op, w.barriers, r.op,
-                                                     ir, w.op, iw));
-        }
+        z3::expr last = noWaitBetween(r.op, ir, w, iw, &parity);
         z3::expr facts = model.executes(w.op, iw) && model.executes(r.op, ir) &&
                          sameElement(r, ir, w, iw) &&
                          model.before(r.op, ir, w.op, iw) &&
