@@ -577,10 +577,15 @@ private:
         bool found = false;
         op->walk([&](schedule::WaitGroupOp w) {
           // A wait retires the groups of its own warpgroups only.
-          if (w.getUnit() == unit && w.getPendingAttr().getInt() == 0 &&
-              roleOf(w) == roleOf(async) &&
-              (w->getBlock()->findAncestorOpInBlock(*user) &&
-               w->isBeforeInBlock(w->getBlock()->findAncestorOpInBlock(*user))))
+          if (w.getUnit() != unit || w.getPendingAttr().getInt() != 0 ||
+              roleOf(w) != roleOf(async))
+            return;
+          // Before the user in its block, or directly in a role region
+          // (which its warpgroups always run) that ends before the user.
+          Operation *at = w->getBlock()->findAncestorOpInBlock(*user);
+          if (at ? w->isBeforeInBlock(at)
+                 : w->getParentOp() == op && llvm::isa<schedule::RoleOp>(op) &&
+                       !op->isAncestor(user))
             found = true;
         });
         if (found)
