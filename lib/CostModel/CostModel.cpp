@@ -87,6 +87,12 @@ static const TargetModel kH200 = [] {
   m.storeLinesPerCycle = 1;
   m.storeLinesPerAccumulatorElement = 8.0 / 32;
   m.storeLinesPerElement = 1.0 / 32;
+  // The same fragment written to shared memory (st.shared.b32 / .b16):
+  // lane l holds row l / 4, columns 2 (l mod 4) and the next.
+  m.fragmentRowsPerStore = 8;
+  m.fragmentLanesPerRow = 4;
+  m.fragmentColumnStride = 2;
+  m.sharedWavefrontsPerCycle = 1;
   m.defaultRegistersPerThread = 128;
   m.source = "datasheet";
   return m;
@@ -146,6 +152,10 @@ static const TargetModel kMI300X = [] {
   m.storeLinesPerCycle = 0.5;
   m.storeLinesPerAccumulatorElement = 2.0 / 64;
   m.storeLinesPerElement = 2.0 / 64;
+  m.fragmentRowsPerStore = 2;
+  m.fragmentLanesPerRow = 32;
+  m.fragmentColumnStride = 1;
+  m.sharedWavefrontsPerCycle = 1;
   m.defaultRegistersPerThread = 128;
   m.source = "datasheet";
   return m;
@@ -215,7 +225,8 @@ LogicalResult cost::applyCalibration(TargetModel &model, StringRef path,
       {"storeLinesPerCycle", &model.storeLinesPerCycle},
       {"storeLinesPerAccumulatorElement",
        &model.storeLinesPerAccumulatorElement},
-      {"storeLinesPerElement", &model.storeLinesPerElement}};
+      {"storeLinesPerElement", &model.storeLinesPerElement},
+      {"sharedWavefrontsPerCycle", &model.sharedWavefrontsPerCycle}};
   llvm::StringMap<int64_t *> integers = {
       {"sms", &model.sms},
       {"sharedBytesPerSM", &model.sharedBytesPerSM},
@@ -294,6 +305,7 @@ struct LoopCounts {
   // TMA stores whose group stays in flight past the wait after them: they
   // move their bytes while the program goes on (the next tile's K loop).
   double storeBytesInFlight = 0;
+  double sharedWavefronts = 0; // register-to-shared writes of accumulators
   int64_t ringSlots = 0;      // depth of the rings prefetched into
   int64_t tightestMmaWait = INT64_MAX;
 };
@@ -325,7 +337,29 @@ struct KernelFacts {
   double fp8MmaCost = 0;
   /// The target's store lines per element (TargetModel).
   double storeLinesPerAccumulatorElement = 0, storeLinesPerElement = 0;
+  /// The target's accumulator fragment, as one store covers it.
+  int64_t fragmentRowsPerStore = 0, fragmentLanesPerRow = 0,
+          fragmentColumnStride = 0;
 };
+
+/// Shared-memory wavefronts of one store instruction writing an accumulator
+/// fragment (an element per lane) into a row-major buffer with rows of
+/// `rowBytes`: per bank, the distinct 4-byte words its lanes hit.
+static int64_t fragmentStoreWavefronts(const KernelFacts &facts,
+                                       int64_t rowBytes, int64_t elementBytes) {
+  llvm::DenseMap<int64_t, llvm::SmallDenseSet<int64_t, 8>> wordsByBank;
+  for (int64_t row = 0; row < facts.fragmentRowsPerStore; ++row)
+    for (int64_t lane = 0; lane < facts.fragmentLanesPerRow; ++lane) {
+      int64_t word = (row * rowBytes +
+                      lane * facts.fragmentColumnStride * elementBytes) /
+                     4;
+      wordsByBank[word % 32].insert(word);
+    }
+  size_t most = 1;
+  for (auto &entry : wordsByBank)
+    most = std::max<size_t>(most, entry.second.size());
+  return static_cast<int64_t>(most);
+}
 
 /// Whether `v` is (computed element-wise from) a dot's result, which the
 /// lowerings keep in the matrix unit's accumulator layout: through loop
@@ -490,6 +524,7 @@ private:
     std::optional<exec::IntegerOp> integer; // of a ScalarInteger
     double flops = 0, cudaOps = 0, sfuOps = 0, bytes = 0;
     double storeLines = 0; // Store: lines its instructions touch
+    double sharedWavefronts = 0; // Elementwise: a write to shared memory
     double tensorWork = 0; // Dot: flops in bf16 matrix-unit FLOPs
     bool fp8Mma = false;   // Dot: fp8 inputs on the matrix unit
     SmallVector<unsigned, 4> operands; // slots of the op's operands
@@ -588,6 +623,23 @@ private:
                         (fromMatrixUnit(store.getValue())
                              ? facts.storeLinesPerAccumulatorElement
                              : facts.storeLinesPerElement);
+    } else if (auto write = dyn_cast<tile::WriteOp>(op);
+               write && fromMatrixUnit(write.getValue()) &&
+               facts.fragmentRowsPerStore > 0) {
+      // An accumulator from registers into shared memory, an element per
+      // lane and store, the wavefronts its bank conflicts cost.
+      step.kind = Kind::Elementwise;
+      auto type = cast<ShapedType>(write.getValue().getType());
+      auto buffer = cast<MemRefType>(write.getBuffer().getType());
+      int64_t elementBytes =
+          std::max<int64_t>(1, buffer.getElementTypeBitWidth() / 8);
+      double n = static_cast<double>(type.getNumElements());
+      int64_t lanes = facts.fragmentRowsPerStore * facts.fragmentLanesPerRow;
+      step.cudaOps = n;
+      step.sharedWavefronts =
+          n / static_cast<double>(lanes) *
+          static_cast<double>(fragmentStoreWavefronts(
+              facts, buffer.getShape().back() * elementBytes, elementBytes));
     } else if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       step.kind = Kind::Reduce;
       step.cudaOps = static_cast<double>(
@@ -851,6 +903,7 @@ private:
     case Kind::Elementwise:
       counts().cudaOps += step.cudaOps;
       counts().sfuOps += step.sfuOps;
+      counts().sharedWavefronts += step.sharedWavefronts;
       return success();
     case Kind::ProgramId:
       set(step.results[0], programId[step.number]);
@@ -963,6 +1016,9 @@ KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model) {
   KernelFacts facts;
   facts.storeLinesPerAccumulatorElement = model.storeLinesPerAccumulatorElement;
   facts.storeLinesPerElement = model.storeLinesPerElement;
+  facts.fragmentRowsPerStore = model.fragmentRowsPerStore;
+  facts.fragmentLanesPerRow = model.fragmentLanesPerRow;
+  facts.fragmentColumnStride = model.fragmentColumnStride;
   if (model.fp8TensorFlopsPerCycle > 0)
     facts.fp8MmaCost = model.tensorFlopsPerCycle / model.fp8TensorFlopsPerCycle;
   if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
@@ -1040,7 +1096,10 @@ LoopTime loopTime(const LoopCounts &c, bool prefetching, int64_t consumerRoles,
   t.cuda = (c.cudaOps + (c.flops - c.fp8Flops) * m.mmaOperandOpsPerFlop +
             c.fp8Flops * m.fp8MmaOperandOpsPerFlop) /
                m.cudaOpsPerCycle +
-           c.sfuOps / m.sfuOpsPerCycle;
+           c.sfuOps / m.sfuOpsPerCycle +
+           (m.sharedWavefrontsPerCycle > 0
+                ? c.sharedWavefronts / m.sharedWavefrontsPerCycle
+                : 0);
   // Element-wise work overlaps dots that are in flight, or that another
   // consumer warpgroup issues.
   bool overlap = inFlight || consumerRoles >= 2;

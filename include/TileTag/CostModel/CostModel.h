@@ -79,6 +79,18 @@ struct TargetModel {
   double storeLinesPerCycle = 0;
   double storeLinesPerAccumulatorElement = 0;
   double storeLinesPerElement = 0;
+  /// Writes of an accumulator from registers to shared memory (an epilogue
+  /// staged for a TMA store): the lowering stores an element per lane and
+  /// instruction, the lanes of one instruction covering
+  /// `fragmentRowsPerStore` rows of `fragmentLanesPerRow` lanes each, a
+  /// lane `fragmentColumnStride` columns after the one before. Shared
+  /// memory has 32 banks of 4 bytes and takes `sharedWavefrontsPerCycle`
+  /// wavefronts a cycle; the lanes that hit one bank at different words
+  /// take one wavefront each. 0 rows: not charged.
+  int64_t fragmentRowsPerStore = 0;
+  int64_t fragmentLanesPerRow = 0;
+  int64_t fragmentColumnStride = 0;
+  double sharedWavefrontsPerCycle = 0;
   /// Registers per thread assumed when neither the caller (ptxas) nor the
   /// schedule gives them.
   int64_t defaultRegistersPerThread = 0;
