@@ -343,16 +343,28 @@ struct KernelFacts {
 };
 
 /// Shared-memory wavefronts of one store instruction writing an accumulator
-/// fragment (an element per lane) into a row-major buffer with rows of
-/// `rowBytes`: per bank, the distinct 4-byte words its lanes hit.
+/// fragment (an element per lane) into a slot of `rows` rows of `rowBytes`
+/// (`rows` 0: not 2-D):
+/// per bank, the distinct 4-byte words its lanes hit. The slot is laid out
+/// as the lowerings lay it out: rows of a multiple of 128 bytes in 128-byte
+/// column panels, each row's 16-byte chunks XORed with the row mod 8 (the
+/// TMA's 128-byte swizzle); other rows row-major.
 static int64_t fragmentStoreWavefronts(const KernelFacts &facts,
-                                       int64_t rowBytes, int64_t elementBytes) {
+                                       int64_t rows, int64_t rowBytes,
+                                       int64_t elementBytes) {
+  constexpr int64_t kSwizzle = 128;
+  bool swizzled = rows > 0 && rowBytes % kSwizzle == 0;
   llvm::DenseMap<int64_t, llvm::SmallDenseSet<int64_t, 8>> wordsByBank;
   for (int64_t row = 0; row < facts.fragmentRowsPerStore; ++row)
     for (int64_t lane = 0; lane < facts.fragmentLanesPerRow; ++lane) {
-      int64_t word = (row * rowBytes +
-                      lane * facts.fragmentColumnStride * elementBytes) /
-                     4;
+      int64_t column = lane * facts.fragmentColumnStride * elementBytes;
+      int64_t byte = row * rowBytes + column;
+      if (swizzled) {
+        int64_t inPanel = row * kSwizzle + column % kSwizzle;
+        byte = column / kSwizzle * kSwizzle * rows +
+               (inPanel ^ (inPanel / kSwizzle % 8 * 16));
+      }
+      int64_t word = byte / 4;
       wordsByBank[word % 32].insert(word);
     }
   size_t most = 1;
@@ -639,7 +651,8 @@ private:
       step.sharedWavefronts =
           n / static_cast<double>(lanes) *
           static_cast<double>(fragmentStoreWavefronts(
-              facts, buffer.getShape().back() * elementBytes, elementBytes));
+              facts, type.getRank() == 2 ? type.getShape().front() : 0,
+              type.getShape().back() * elementBytes, elementBytes));
     } else if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       step.kind = Kind::Reduce;
       step.cudaOps = static_cast<double>(
