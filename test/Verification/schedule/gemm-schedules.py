@@ -15,6 +15,10 @@ CONSUMERS consumer warpgroups issuing wgmma on 64x128 output blocks):
                the phase it waits for from the one two before
   splitk       cooperative, with grid dimension 2 splitting the K blocks
                and the splits' partial sums added into C (`combine add`)
+  tmastore     cooperative, each consumer storing its block by TMA: its
+               accumulator written to its own shared buffer, fenced for
+               the async proxy, copied to C, the store committed and
+               retired (`wait_group tma pending 0`) before the CTA exits
 
 Usage:
   gemm-schedules.py emit KIND DEPTH CONSUMERS [BUG]   print one kernel
@@ -30,11 +34,12 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-KINDS = ["cooperative", "pingpong", "splitk"]
+KINDS = ["cooperative", "pingpong", "splitk", "tmastore"]
 DEPTHS = [2, 4, 6]
 CONSUMERS = [1, 2, 3]
 
 WG = "#gpu.address_space<workgroup>"
+EPILOGUE = f"memref<1x64x128xf32, {WG}>"
 
 
 def ring(depth, rows, cols):
@@ -168,6 +173,8 @@ def cooperative(kind, depth, consumers):
     for c in range(consumers):
         lines += [f"  %r{c} = arith.addi %rows, %w{c} : index",
                   f"  %a{c}_ring = tile.alloc_shared : {ring(depth, 64, 64)}"]
+        if kind == "tmastore":
+            lines.append(f"  %epi{c} = tile.alloc_shared : {EPILOGUE}")
     if kind == "splitk":
         # Split z owns K blocks [z * per, (z + 1) * per).
         lines += [
@@ -205,9 +212,20 @@ def cooperative(kind, depth, consumers):
         lines += [
             f'  schedule.role "consumer{c}" warpgroups [{c + 1}] {{',
             f"    schedule.wait_group wgmma pending 0",
-            f"    tile.store %acc#{c}, %C[%r{c}, %pn]{combine} : {t} -> memref<?x?xf32>",
-            f"  }}",
         ]
+        if kind == "tmastore":
+            lines += [
+                f"    tile.write %acc#{c}, %epi{c}[%c0] : {t} -> {EPILOGUE}",
+                f"    schedule.fence_async_proxy",
+                f"    schedule.async tma {{",
+                f"      tile.copy %epi{c}[%c0] -> %C[%r{c}, %pn] : {EPILOGUE} -> memref<?x?xf32>",
+                f"    }}",
+                f"    schedule.commit_group tma // @store-commit",
+                f"    schedule.wait_group tma pending 0 // @store-wait",
+            ]
+        else:
+            lines.append(f"    tile.store %acc#{c}, %C[%r{c}, %pn]{combine} : {t} -> memref<?x?xf32>")
+        lines.append(f"  }}")
     lines += ["  tile.return", "}"]
     return "\n".join(lines)
 
@@ -296,6 +314,9 @@ BUGS = {
     "missing-order": ("the second consumer starts its K loop without "
                       "waiting for the first one's to end",
                       "the phase before the one this wait on %full"),
+    "tma-store-unit": ("the first consumer commits and waits for its TMA "
+                       "store on the wgmma unit, which retires nothing of it",
+                       "retire this TMA store before the program ends"),
 }
 
 
@@ -323,6 +344,10 @@ def apply_bug(text, bug):
         del lines[first("@final")]
     elif bug == "missing-order":
         del lines[first("@order")]
+    elif bug == "tma-store-unit":
+        for tag in ("@store-commit", "@store-wait"):
+            i = first(tag)
+            lines[i] = lines[i].replace(" tma ", " wgmma ")
     elif bug == "split":
         i = first("@split")
         lines[i] = lines[i].replace("arith.ceildivui", "arith.divui")
@@ -334,7 +359,8 @@ def bugs_for(kind, consumers):
     return [b for b in BUGS
             if (b not in ("missing-final-arrive", "missing-order") or
                 (kind == "pingpong" and consumers > 1))
-            and (b != "split" or kind == "splitk")]
+            and (b != "split" or kind == "splitk")
+            and (b != "tma-store-unit" or kind == "tmastore")]
 
 
 def run(opt, text):
