@@ -18,6 +18,7 @@
 
 #include "TileTag/CostModel/CostModel.h"
 
+#include "TileTag/Conversion/Layouts.h"
 #include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 #include "TileTag/Execution/IntegerArith.h"
@@ -359,11 +360,9 @@ static int64_t fragmentStoreWavefronts(const KernelFacts &facts,
     for (int64_t lane = 0; lane < facts.fragmentLanesPerRow; ++lane) {
       int64_t column = lane * facts.fragmentColumnStride * elementBytes;
       int64_t byte = row * rowBytes + column;
-      if (swizzled) {
-        int64_t inPanel = row * kSwizzle + column % kSwizzle;
+      if (swizzled)
         byte = column / kSwizzle * kSwizzle * rows +
-               (inPanel ^ (inPanel / kSwizzle % 8 * 16));
-      }
+               layout::swizzle128B(row * kSwizzle + column % kSwizzle);
       int64_t word = byte / 4;
       wordsByBank[word % 32].insert(word);
     }
