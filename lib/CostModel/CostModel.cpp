@@ -82,17 +82,20 @@ static const TargetModel kH200 = [] {
   m.tensorEfficiencyAsync = 0.72;
   m.tensorEfficiencyCooperative = 0.85;
   // The lowering stores an accumulator element by element (st.global.b32):
-  // a warp's instruction covers 8 rows of 4 elements (a wgmma fragment), 8
-  // lines for 32 elements; other tiles, 32 consecutive elements a line.
+  // a warp's instruction covers 8 rows of 4 lanes (a wgmma fragment), 8
+  // lines for 32 elements, or 64 where each lane stores its column pair
+  // (fragmentElementsPerLane); other tiles, 32 consecutive elements a line.
   // One line a cycle through the SM's store path.
   m.storeLinesPerCycle = 1;
   m.storeLinesPerAccumulatorElement = 8.0 / 32;
   m.storeLinesPerElement = 1.0 / 32;
-  // The same fragment written to shared memory (st.shared.b32 / .b16):
-  // lane l holds row l / 4, columns 2 (l mod 4) and the next.
+  // The same fragment written to shared memory, a column pair per lane
+  // (st.shared.v2.f32 / .b32 for bf16): lane l holds row l / 4, columns
+  // 2 (l mod 4) and the next.
   m.fragmentRowsPerStore = 8;
   m.fragmentLanesPerRow = 4;
   m.fragmentColumnStride = 2;
+  m.fragmentElementsPerLane = 2;
   m.sharedWavefrontsPerCycle = 1;
   m.defaultRegistersPerThread = 128;
   m.source = "datasheet";
@@ -340,32 +343,33 @@ struct KernelFacts {
   double storeLinesPerAccumulatorElement = 0, storeLinesPerElement = 0;
   /// The target's accumulator fragment, as one store covers it.
   int64_t fragmentRowsPerStore = 0, fragmentLanesPerRow = 0,
-          fragmentColumnStride = 0;
+          fragmentColumnStride = 0, fragmentElementsPerLane = 1;
 };
 
 /// Shared-memory wavefronts of one store instruction writing an accumulator
-/// fragment (an element per lane) into a slot of `rows` rows of `rowBytes`
-/// (`rows` 0: not 2-D):
+/// fragment (`perLane` adjacent elements per lane) into a slot of `rows` rows
+/// of `rowBytes` (`rows` 0: not 2-D):
 /// per bank, the distinct 4-byte words its lanes hit. The slot is laid out
 /// as the lowerings lay it out: rows of a multiple of 128 bytes in 128-byte
 /// column panels, each row's 16-byte chunks XORed with the row mod 8 (the
 /// TMA's 128-byte swizzle); other rows row-major.
 static int64_t fragmentStoreWavefronts(const KernelFacts &facts,
                                        int64_t rows, int64_t rowBytes,
-                                       int64_t elementBytes) {
+                                       int64_t elementBytes, int64_t perLane) {
   constexpr int64_t kSwizzle = 128;
   bool swizzled = rows > 0 && rowBytes % kSwizzle == 0;
   llvm::DenseMap<int64_t, llvm::SmallDenseSet<int64_t, 8>> wordsByBank;
   for (int64_t row = 0; row < facts.fragmentRowsPerStore; ++row)
-    for (int64_t lane = 0; lane < facts.fragmentLanesPerRow; ++lane) {
-      int64_t column = lane * facts.fragmentColumnStride * elementBytes;
-      int64_t byte = row * rowBytes + column;
-      if (swizzled)
-        byte = column / kSwizzle * kSwizzle * rows +
-               layout::swizzle128B(row * kSwizzle + column % kSwizzle);
-      int64_t word = byte / 4;
-      wordsByBank[word % 32].insert(word);
-    }
+    for (int64_t lane = 0; lane < facts.fragmentLanesPerRow; ++lane)
+      for (int64_t e = 0; e < perLane * elementBytes; e += 4) {
+        int64_t column = lane * facts.fragmentColumnStride * elementBytes + e;
+        int64_t byte = row * rowBytes + column;
+        if (swizzled)
+          byte = column / kSwizzle * kSwizzle * rows +
+                 layout::swizzle128B(row * kSwizzle + column % kSwizzle);
+        int64_t word = byte / 4;
+        wordsByBank[word % 32].insert(word);
+      }
   size_t most = 1;
   for (auto &entry : wordsByBank)
     most = std::max<size_t>(most, entry.second.size());
@@ -630,10 +634,24 @@ private:
       step.kind = Kind::Store;
       auto type = cast<ShapedType>(store.getValue().getType());
       step.bytes = bytesOf(type);
-      step.storeLines = static_cast<double>(type.getNumElements()) *
-                        (fromMatrixUnit(store.getValue())
-                             ? facts.storeLinesPerAccumulatorElement
-                             : facts.storeLinesPerElement);
+      double perElement = facts.storeLinesPerElement;
+      if (fromMatrixUnit(store.getValue())) {
+        // A lane's adjacent columns go out as one vector store (its lines
+        // as wide as the run), unless the store combines (atomic adds) or
+        // the run would not fit in 16 bytes or a row. The model assumes
+        // the run aligned in memory, which the lowering checks at run time.
+        int64_t elementBytes = std::max<int64_t>(
+            1, type.getElementTypeBitWidth() / 8);
+        int64_t perLane = facts.fragmentElementsPerLane;
+        int64_t runBytes = perLane * elementBytes;
+        if (store.getCombine() || runBytes > 16 ||
+            !llvm::isPowerOf2_64(runBytes) ||
+            type.getShape().back() * elementBytes % runBytes != 0)
+          perLane = 1;
+        perElement = facts.storeLinesPerAccumulatorElement /
+                     static_cast<double>(perLane);
+      }
+      step.storeLines = static_cast<double>(type.getNumElements()) * perElement;
     } else if (auto write = dyn_cast<tile::WriteOp>(op);
                write && fromMatrixUnit(write.getValue()) &&
                facts.fragmentRowsPerStore > 0) {
@@ -645,13 +663,21 @@ private:
       int64_t elementBytes =
           std::max<int64_t>(1, buffer.getElementTypeBitWidth() / 8);
       double n = static_cast<double>(type.getNumElements());
+      int64_t rowBytes = type.getShape().back() * elementBytes;
+      // A lane's run of adjacent columns is one vector store where it fits
+      // in 16 bytes and in a row, as the lowerings emit it.
+      int64_t perLane = facts.fragmentElementsPerLane;
+      int64_t runBytes = perLane * elementBytes;
+      if (runBytes > 16 || !llvm::isPowerOf2_64(runBytes) ||
+          rowBytes % runBytes != 0)
+        perLane = 1;
       int64_t lanes = facts.fragmentRowsPerStore * facts.fragmentLanesPerRow;
       step.cudaOps = n;
       step.sharedWavefronts =
-          n / static_cast<double>(lanes) *
+          n / static_cast<double>(lanes * perLane) *
           static_cast<double>(fragmentStoreWavefronts(
               facts, type.getRank() == 2 ? type.getShape().front() : 0,
-              type.getShape().back() * elementBytes, elementBytes));
+              rowBytes, elementBytes, perLane));
     } else if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       step.kind = Kind::Reduce;
       step.cudaOps = static_cast<double>(
@@ -1031,6 +1057,7 @@ KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model) {
   facts.fragmentRowsPerStore = model.fragmentRowsPerStore;
   facts.fragmentLanesPerRow = model.fragmentLanesPerRow;
   facts.fragmentColumnStride = model.fragmentColumnStride;
+  facts.fragmentElementsPerLane = model.fragmentElementsPerLane;
   if (model.fp8TensorFlopsPerCycle > 0)
     facts.fp8MmaCost = model.tensorFlopsPerCycle / model.fp8TensorFlopsPerCycle;
   if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(

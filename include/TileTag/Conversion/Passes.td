@@ -56,7 +56,7 @@ def ConvertTileToNVGPUPass : Pass<"tiletag-convert-to-nvgpu", "::mlir::ModuleOp"
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
     "::mlir::nvgpu::NVGPUDialect", "::mlir::scf::SCFDialect",
-    "::mlir::math::MathDialect"
+    "::mlir::math::MathDialect", "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"allowUnverified", "allow-unverified", "bool", /*default=*/"false",

@@ -73,23 +73,27 @@ struct TargetModel {
   /// the SM's store path takes `storeLinesPerCycle` 128-byte lines a cycle,
   /// and a store instruction touches a line per row it covers. Lines per
   /// element stored from a matrix-unit accumulator (whose lanes hold a few
-  /// elements of many rows) and from any other tile (consecutive lanes,
-  /// consecutive elements). A TMA store (a tile.copy from shared memory)
+  /// elements of many rows; a scalar store each, divided by
+  /// `fragmentElementsPerLane` where the lanes store their runs as vectors)
+  /// and from any other tile (consecutive lanes, consecutive elements). A
+  /// TMA store (a tile.copy from shared memory)
   /// moves whole lines at L2 bandwidth instead.
   double storeLinesPerCycle = 0;
   double storeLinesPerAccumulatorElement = 0;
   double storeLinesPerElement = 0;
   /// Writes of an accumulator from registers to shared memory (an epilogue
-  /// staged for a TMA store): the lowering stores an element per lane and
-  /// instruction, the lanes of one instruction covering
+  /// staged for a TMA store): the lanes of one store instruction cover
   /// `fragmentRowsPerStore` rows of `fragmentLanesPerRow` lanes each, a
-  /// lane `fragmentColumnStride` columns after the one before. Shared
-  /// memory has 32 banks of 4 bytes and takes `sharedWavefrontsPerCycle`
-  /// wavefronts a cycle; the lanes that hit one bank at different words
-  /// take one wavefront each. 0 rows: not charged.
+  /// lane `fragmentColumnStride` columns after the one before, and each
+  /// lane stores `fragmentElementsPerLane` adjacent columns with one vector
+  /// instruction (one element where the run would exceed 16 bytes or
+  /// straddle a row). Shared memory has 32 banks of 4 bytes and takes
+  /// `sharedWavefrontsPerCycle` wavefronts a cycle; the lanes that hit one
+  /// bank at different words take one wavefront each. 0 rows: not charged.
   int64_t fragmentRowsPerStore = 0;
   int64_t fragmentLanesPerRow = 0;
   int64_t fragmentColumnStride = 0;
+  int64_t fragmentElementsPerLane = 1;
   double sharedWavefrontsPerCycle = 0;
   /// Registers per thread assumed when neither the caller (ptxas) nor the
   /// schedule gives them.

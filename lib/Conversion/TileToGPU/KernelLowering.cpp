@@ -22,6 +22,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
@@ -192,6 +193,14 @@ Value conversion::swizzle128BOffset(KernelLowering &k, Value offset) {
 }
 
 LoweringTarget::~LoweringTarget() = default;
+
+void LoweringTarget::forEachAccumulatorRun(
+    KernelLowering &k, Value acc, RankedTensorType type,
+    function_ref<void(ValueRange values, Value row, Value col)> body) {
+  forEachAccumulatorElement(k, acc, type, [&](Value v, Value row, Value col) {
+    body(ValueRange{v}, row, col);
+  });
+}
 
 Value LoweringTarget::gridDim(KernelLowering &k, gpu::Dimension dim) {
   return gpu::GridDimOp::create(k.b, k.loc, dim);
@@ -521,6 +530,81 @@ void KernelLowering::globalStore(Value memref, ArrayRef<int64_t> tileShape,
     memref::StoreOp::create(b, loc, v, memref, pos);
 }
 
+/// Whether the runs of adjacent elements of `runBytes` that a tile's stores
+/// start at its even columns are aligned in `memref` (a run starts at a
+/// multiple of its length from the tile's first column): the base address,
+/// the offset, every leading stride and the tile's first column. Null
+/// where the layout rules vector stores out (the last stride not 1).
+Value KernelLowering::runsAligned(Value memref, ArrayRef<int64_t> tileShape,
+                                  ValueRange blockIdx, ValueRange offsets,
+                                  int64_t runBytes) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t width = byteWidth(type.getElementType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
+      strides.back() != 1 || tileShape.back() * width % runBytes != 0)
+    return Value();
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value zero = idx(0);
+  auto multiple = [&](Value elements) {
+    Value bytes = arith::MulIOp::create(b, loc, elements, idx(width));
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, loc, bytes, idx(runBytes)), zero);
+  };
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value ok = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, base, idx(runBytes)), zero);
+  ok = arith::AndIOp::create(b, loc, ok, multiple(meta.getOffset()));
+  for (Value stride : meta.getStrides().drop_back())
+    ok = arith::AndIOp::create(b, loc, ok, multiple(stride));
+  SmallVector<Value> origin(tileShape.size(), zero);
+  Value first = globalPosition(b, loc, memref, tileShape, blockIdx, offsets,
+                               origin)
+                    .back();
+  return arith::AndIOp::create(b, loc, ok, multiple(first));
+}
+
+/// Stores `values` at `index` and the columns after it: one vector store
+/// where `aligned` (runsAligned's) and the whole run is in range, element by
+/// element (each checked) otherwise.
+void KernelLowering::globalStoreRun(Value memref, ArrayRef<int64_t> tileShape,
+                                    ValueRange blockIdx, ValueRange offsets,
+                                    ValueRange bounds, ValueRange index,
+                                    ValueRange values, Value aligned) {
+  auto position = [&](int64_t j) {
+    SmallVector<Value> at(index);
+    if (j)
+      at.back() = arith::AddIOp::create(b, loc, at.back(), idx(j));
+    return globalPosition(b, loc, memref, tileShape, blockIdx, offsets, at);
+  };
+  SmallVector<Value> first = position(0);
+  int64_t n = static_cast<int64_t>(values.size());
+  Value whole = arith::AndIOp::create(
+      b, loc, aligned,
+      arith::AndIOp::create(b, loc, inRange(b, loc, memref, first, bounds),
+                            inRange(b, loc, memref, position(n - 1), bounds)));
+  auto branch = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  Type et = values.front().getType();
+  Value packed = vector::FromElementsOp::create(
+      b, loc, VectorType::get({n}, et), values);
+  vector::StoreOp::create(b, loc, packed, memref, first,
+                          /*nontemporal=*/false,
+                          llvm::MaybeAlign(n * byteWidth(et)));
+  b.setInsertionPointToStart(branch.elseBlock());
+  for (auto [j, v] : llvm::enumerate(values)) {
+    SmallVector<Value> at(index);
+    if (j)
+      at.back() = arith::AddIOp::create(b, loc, at.back(), idx(j));
+    globalStore(memref, tileShape, blockIdx, offsets, bounds, at, v, false);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Tiles: elements, materialization
 //===----------------------------------------------------------------------===//
@@ -733,11 +817,33 @@ LogicalResult KernelLowering::emitStore(tile::StoreOp op) {
   // An accumulator goes straight from its registers to memory.
   SmallVector<Operation *> casts;
   if (Value acc = accumulatorSource(op.getValue(), casts)) {
-    forEachAccumulatorElement(
-        tiles.lookup(acc).value, type, [&](Value v, Value row, Value col) {
-          globalStore(dest, type.getShape(), blockIdx, offsets, bounds,
-                      ValueRange{row, col}, castElement(v, casts), add);
+    // Runs of adjacent columns go out as vector stores where aligned (not
+    // the atomic adds of a combining store).
+    Value aligned;
+    target.forEachAccumulatorRun(
+        *this, tiles.lookup(acc).value, type,
+        [&](ValueRange values, Value row, Value col) {
+          SmallVector<Value> elements;
+          for (Value v : values)
+            elements.push_back(castElement(v, casts));
+          int64_t runBytes = static_cast<int64_t>(elements.size()) *
+                             byteWidth(type.getElementType());
+          if (!add && elements.size() > 1 && runBytes <= 16 &&
+              llvm::isPowerOf2_64(runBytes) && !aligned)
+            aligned = runsAligned(dest, type.getShape(), blockIdx, offsets,
+                                  runBytes);
+          if (!add && elements.size() > 1 && aligned) {
+            globalStoreRun(dest, type.getShape(), blockIdx, offsets, bounds,
+                           ValueRange{row, col}, elements, aligned);
+            return;
+          }
+          for (auto [j, e] : llvm::enumerate(elements)) {
+            Value c = j ? arith::AddIOp::create(b, loc, col, idx(j)) : col;
+            globalStore(dest, type.getShape(), blockIdx, offsets, bounds,
+                        ValueRange{row, c}, e, add);
+          }
         });
+    simtSinceBarrier = true;
     return success();
   }
   if (failed(prepare(op.getValue())))
@@ -802,13 +908,40 @@ LogicalResult KernelLowering::emitWrite(tile::WriteOp op) {
   SmallVector<Operation *> casts;
   if (Value acc = accumulatorSource(op.getValue(), casts)) {
     Type et = ring->type.getElementType();
-    forEachAccumulatorElement(
-        tiles.lookup(acc).value, cast<RankedTensorType>(acc.getType()),
-        [&](Value v, Value row, Value col) {
-          memref::StoreOp::create(b, loc, castElement(v, casts),
-                                  sharedView(*ring, et),
-                                  sharedElementIndex(*ring, slot, {row, col}));
+    int64_t width = byteWidth(et);
+    target.forEachAccumulatorRun(
+        *this, tiles.lookup(acc).value, cast<RankedTensorType>(acc.getType()),
+        [&](ValueRange values, Value row, Value col) {
+          SmallVector<Value> elements;
+          for (Value v : values)
+            elements.push_back(castElement(v, casts));
+          // A run of adjacent columns is one vector store where it lies in
+          // one aligned piece of the slot: the targets' swizzles move
+          // 16-byte units, and a run starts at a multiple of its length.
+          int64_t runBytes = width * static_cast<int64_t>(elements.size());
+          bool vector = elements.size() > 1 && runBytes <= 16 &&
+                        llvm::isPowerOf2_64(runBytes) &&
+                        (ring->tile.back() * width) % runBytes == 0 &&
+                        ring->slotBytes() % runBytes == 0 &&
+                        ring->offset % runBytes == 0;
+          if (vector) {
+            Value packed = vector::FromElementsOp::create(
+                b, loc,
+                VectorType::get({static_cast<int64_t>(elements.size())}, et),
+                elements);
+            vector::StoreOp::create(
+                b, loc, packed, sharedView(*ring, et),
+                ValueRange{sharedElementIndex(*ring, slot, {row, col})},
+                /*nontemporal=*/false, llvm::MaybeAlign(runBytes));
+            return;
+          }
+          for (auto [j, e] : llvm::enumerate(elements)) {
+            Value c = j ? arith::AddIOp::create(b, loc, col, idx(j)) : col;
+            memref::StoreOp::create(b, loc, e, sharedView(*ring, et),
+                                    sharedElementIndex(*ring, slot, {row, c}));
+          }
         });
+    simtSinceBarrier = true;
     return success();
   }
   if (failed(prepare(op.getValue())))

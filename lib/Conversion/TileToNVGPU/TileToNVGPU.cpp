@@ -102,13 +102,27 @@ public:
   Value zeroAccumulator(KernelLowering &k, RankedTensorType type) override;
   void forEachAccumulatorElement(
       KernelLowering &k, Value acc, RankedTensorType type,
-      function_ref<void(Value v, Value row, Value col)> body) override;
+      function_ref<void(Value v, Value row, Value col)> body) override {
+    forEachAccumulatorRun(k, acc, type, 1,
+                          [&](ValueRange values, Value row, Value col) {
+                            body(values.front(), row, col);
+                          });
+  }
+  void forEachAccumulatorRun(
+      KernelLowering &k, Value acc, RankedTensorType type,
+      function_ref<void(ValueRange values, Value row, Value col)> body)
+      override {
+    forEachAccumulatorRun(k, acc, type, 2, body);
+  }
   LogicalResult emitCommitGroup(KernelLowering &k,
                                 schedule::CommitGroupOp op) override;
   LogicalResult emitWaitGroup(KernelLowering &k,
                               schedule::WaitGroupOp op) override;
 
 private:
+  void forEachAccumulatorRun(
+      KernelLowering &k, Value acc, RankedTensorType type, int64_t length,
+      function_ref<void(ValueRange values, Value row, Value col)> body);
   tile::ReadOp inPlaceOperand(KernelLowering &k, Value operand);
   nvgpu::TensorMapDescriptorType mapType(MLIRContext *ctx,
                                          ArrayRef<int64_t> box, Type element);
@@ -626,16 +640,18 @@ FailureOr<Value> NVGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
   return d;
 }
 
-/// Calls `body` with each register of a wgmma accumulator held by the
-/// group's warpgroup and its (row, column) in the tile. (The upstream
-/// nvgpu.warpgroup.mma.store derives rows from the CTA-wide thread id, which
-/// is wrong for any warpgroup but the first.) Thread t of the warpgroup holds,
-/// in register r of each 64-row block, the element the layout library gives:
-/// it is the sum of a part that depends on t alone and one that depends on r
-/// alone (checked in LayoutsTest), so only the first is computed at run time.
-void NVGPUTarget::forEachAccumulatorElement(
-    KernelLowering &k, Value acc, RankedTensorType type,
-    function_ref<void(Value v, Value row, Value col)> body) {
+/// Calls `body` with each run of `length` (1 or 2) registers of a wgmma
+/// accumulator held by the group's warpgroup and the (row, column) of its
+/// first: registers 2i and 2i + 1 hold adjacent columns of one row. (The
+/// upstream nvgpu.warpgroup.mma.store derives rows from the CTA-wide thread
+/// id, which is wrong for any warpgroup but the first.) Thread t of the
+/// warpgroup holds, in register r of each 64-row block, the element the
+/// layout library gives: it is the sum of a part that depends on t alone and
+/// one that depends on r alone (checked in LayoutsTest), so only the first is
+/// computed at run time.
+void NVGPUTarget::forEachAccumulatorRun(
+    KernelLowering &k, Value acc, RankedTensorType type, int64_t length,
+    function_ref<void(ValueRange values, Value row, Value col)> body) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   MLIRContext *ctx = b.getContext();
@@ -658,13 +674,19 @@ void NVGPUTarget::forEachAccumulatorElement(
       b, loc, arith::RemUIOp::create(b, loc, lane, k.idx(4)), k.idx(2));
   for (int64_t i = 0; i < m / 64; ++i) {
     Value block = LLVM::ExtractValueOp::create(b, loc, st, i);
-    for (int64_t r = 0; r < regs; ++r) {
+    for (int64_t r = 0; r < regs; r += length) {
       layout::Coord off = layout::wgmmaAccumulatorElement(0, r);
-      Value v = LLVM::ExtractValueOp::create(b, loc, block, r);
+      SmallVector<Value, 2> values;
+      for (int64_t j = 0; j < length; ++j) {
+        assert(layout::wgmmaAccumulatorElement(0, r + j).row == off.row &&
+               layout::wgmmaAccumulatorElement(0, r + j).col == off.col + j &&
+               "a run is adjacent columns of one row");
+        values.push_back(LLVM::ExtractValueOp::create(b, loc, block, r + j));
+      }
       Value row =
           arith::AddIOp::create(b, loc, rowBase, k.idx(64 * i + off.row));
       Value col = arith::AddIOp::create(b, loc, colBase, k.idx(off.col));
-      body(v, row, col);
+      body(values, row, col);
     }
   }
 }

@@ -38,13 +38,20 @@
 // CHECK: scf.yield
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // The accumulator goes from registers straight to C by the wgmma fragment
-// layout, rows counted from the consumer warpgroup's first thread (128),
-// each element clipped at C's edges.
+// layout, rows counted from the consumer warpgroup's first thread (128):
+// each column pair as one 8-byte vector store where C keeps it aligned and
+// inside, element by element (each clipped at C's edges) otherwise.
 // CHECK: builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>> to !llvm.struct<(struct<(f32,
 // CHECK: arith.subi %thread_id_x, %c128
 // CHECK: llvm.extractvalue
+// CHECK: memref.extract_strided_metadata %arg2
+// CHECK: memref.extract_aligned_pointer_as_index %arg2
 // CHECK: scf.if
-// CHECK: memref.store %{{.*}}, %arg2
+// CHECK-NEXT: vector.from_elements {{.*}} : vector<2xf32>
+// CHECK-NEXT: vector.store {{.*}}, %arg2[{{.*}}] {alignment = 8 : i64} : memref<?x?xf32>, vector<2xf32>
+// CHECK-NEXT: } else {
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %{{.*}}, %arg2
 // CHECK-NOT: nvvm.barrier
 // CHECK: gpu.return
 // CHECK-NOT: tile.kernel

@@ -1,6 +1,6 @@
 // TMA-store epilogues on Hopper: the accumulator goes from its registers to
-// the 128-byte swizzled epilogue buffer (cast on the way where the output is
-// narrower), the threads fence the async proxy and meet, one thread issues
+// the 128-byte swizzled epilogue buffer, each thread's column pairs as one
+// vector store (cast on the way where the output is narrower), the threads fence the async proxy and meet, one thread issues
 // the store (one box per 128-byte column panel), commits its bulk group and
 // waits for it; the group meets after the wait before anyone rewrites the
 // buffer. The wait only needs the buffer read (`.read`) unless the kernel
@@ -16,8 +16,8 @@
 // Two 128x64 f32 tiles per program through a double-buffered epilogue.
 // CHECK-LABEL: .entry store_two(
 // CHECK: wgmma.wait_group.sync.aligned {{[[:space:]]*}}0;
-// CHECK-COUNT-64: st.shared.b32
-// CHECK-NOT: st.global
+// CHECK-COUNT-32: st.shared.v2.b32
+// CHECK-NOT: st.{{global|shared.b32}}
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK-NEXT: bar.sync
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
@@ -58,13 +58,13 @@ tile.kernel @store_two(%A: memref<?x64xbf16> {tile.name = "A"}, %B: memref<64x?x
   tile.return
 }
 
-// A bf16 output: each register is rounded on its way to the buffer (rows of
-// 256 bytes: two panels, two boxes).
+// A bf16 output: each register pair is rounded on its way to the buffer and
+// stored as one 32-bit word (rows of 256 bytes: two panels, two boxes).
 // CHECK-LABEL: .entry store_bf16(
 // CHECK: wgmma.wait_group.sync.aligned {{[[:space:]]*}}0;
-// CHECK: cvt.rn.bf16.f32
-// CHECK: st.shared.b16
-// CHECK-NOT: st.global
+// CHECK: cvt.rn.bf16x2.f32
+// CHECK: st.shared.b32
+// CHECK-NOT: st.{{global|shared.b16}}
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK-COUNT-2: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // CHECK-NEXT: cp.async.bulk.commit_group;

@@ -184,6 +184,14 @@ public:
   forEachAccumulatorElement(KernelLowering &k, Value acc, RankedTensorType type,
                             function_ref<void(Value v, Value row, Value col)>
                                 body) = 0;
+  /// Like forEachAccumulatorElement, with the registers that hold adjacent
+  /// columns of one row together: `values[j]` is at (row, col + j). A store
+  /// of a run is one vector instruction. The default gives runs of one.
+  virtual void
+  forEachAccumulatorRun(KernelLowering &k, Value acc, RankedTensorType type,
+                        function_ref<void(ValueRange values, Value row,
+                                          Value col)>
+                            body);
   /// schedule.commit_group (a dot region's commit is folded into its mma
   /// by emitMma); nothing where the unit's operations are synchronous.
   virtual LogicalResult emitCommitGroup(KernelLowering &k,
@@ -304,6 +312,12 @@ private:
   void globalStore(Value memref, ArrayRef<int64_t> tileShape,
                    ValueRange blockIdx, ValueRange offsets, ValueRange bounds,
                    ValueRange idx, Value v, bool add);
+  Value runsAligned(Value memref, ArrayRef<int64_t> tileShape,
+                    ValueRange blockIdx, ValueRange offsets, int64_t runBytes);
+  void globalStoreRun(Value memref, ArrayRef<int64_t> tileShape,
+                      ValueRange blockIdx, ValueRange offsets,
+                      ValueRange bounds, ValueRange idx, ValueRange values,
+                      Value aligned);
 
   DenseMap<Value, Value> mbarrierGroups;
   DenseSet<Value> absent; // values of other roles
