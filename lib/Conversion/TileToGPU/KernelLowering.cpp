@@ -617,17 +617,19 @@ static bool isElementwise(Operation *op) {
 }
 
 /// Acc tiles that a lazy tile reads must be in memory before a consumer walks
-/// its elements.
-LogicalResult KernelLowering::prepare(Value tile) {
+/// its elements, except `inRegisters`, which the consumer reads register by
+/// register (forEachEpilogueRun).
+LogicalResult KernelLowering::prepare(Value tile, Value inRegisters) {
   auto it = tiles.find(tile);
   if (it == tiles.end())
     return success();
   if (it->second.kind == TileRep::Acc)
-    return materialize(tile);
+    return tile == inRegisters ? success() : materialize(tile);
   if (it->second.kind != TileRep::Lazy)
     return success();
   for (Value operand : it->second.op->getOperands())
-    if (isa<RankedTensorType>(operand.getType()) && failed(prepare(operand)))
+    if (isa<RankedTensorType>(operand.getType()) &&
+        failed(prepare(operand, inRegisters)))
       return failure();
   return success();
 }
@@ -654,6 +656,10 @@ FailureOr<Value> KernelLowering::element(Value tile, ValueRange index) {
     return memref::LoadOp::create(b, loc, view, i).getResult();
   }
   case TileRep::Acc:
+    // The register forEachEpilogueRun is at.
+    if (tile == inRegister.tile && index.size() == 2 &&
+        index[0] == inRegister.row && index[1] == inRegister.col)
+      return inRegister.value;
     return emitError(tile.getLoc()) << "internal: accumulator not prepared";
   case TileRep::Lazy:
     break;
@@ -774,37 +780,78 @@ LogicalResult KernelLowering::emitBlock(Block &block) {
   return success();
 }
 
-/// The accumulator (held in registers) that `tile` is, possibly through
-/// element-type casts, which are collected innermost first; null if none.
-Value KernelLowering::accumulatorSource(Value tile,
-                                        SmallVectorImpl<Operation *> &casts) {
+/// Whether `tile` is or is computed from an accumulator held in registers.
+bool KernelLowering::readsAccumulator(Value tile) {
+  auto it = tiles.find(tile);
+  if (it == tiles.end())
+    return false;
+  if (it->second.kind == TileRep::Acc)
+    return true;
+  if (it->second.kind != TileRep::Lazy)
+    return false;
+  return llvm::any_of(it->second.op->getOperands(), [&](Value operand) {
+    return isa<RankedTensorType>(operand.getType()) &&
+           readsAccumulator(operand);
+  });
+}
+
+/// The accumulator `tile` is computed from register by register: through
+/// element-wise ops only (casts, a bias added, a ReLU, a scale), each
+/// element from the accumulator's element at its own index, and no other
+/// accumulator read. Other operands may be anything that reads no
+/// accumulator (a broadcast bias, say). Null if there is none such.
+Value KernelLowering::registerEpilogueSource(Value tile) {
   auto it = tiles.find(tile);
   if (it == tiles.end())
     return Value();
   if (it->second.kind == TileRep::Acc)
     return tile;
   Operation *op = it->second.op;
-  if (it->second.kind != TileRep::Lazy ||
-      !isa<arith::TruncFOp, arith::ExtFOp>(op))
+  if (it->second.kind != TileRep::Lazy || !isElementwise(op))
     return Value();
-  Value acc = accumulatorSource(op->getOperand(0), casts);
-  if (acc)
-    casts.push_back(op);
+  Value acc;
+  for (Value operand : op->getOperands()) {
+    if (!isa<RankedTensorType>(operand.getType()) || !readsAccumulator(operand))
+      continue;
+    Value a = registerEpilogueSource(operand);
+    if (!a || (acc && acc != a))
+      return Value();
+    acc = a;
+  }
   return acc;
 }
 
-/// Applies `casts` (accumulatorSource's) to one element of the accumulator.
-Value KernelLowering::castElement(Value v, ArrayRef<Operation *> casts) {
-  for (Operation *c : casts) {
-    Type et =
-        cast<RankedTensorType>(c->getResult(0).getType()).getElementType();
-    OperationState state(loc, c->getName());
-    state.addOperands(v);
-    state.addTypes(et);
-    state.addAttributes(c->getAttrs());
-    v = b.create(state)->getResult(0);
-  }
-  return v;
+/// Computes `tile` (registerEpilogueSource gave `acc`) on the registers of
+/// accumulator `acc` that the calling thread holds, without a round trip
+/// through memory, and calls `body` with each run of adjacent columns (the
+/// target's runs) and the (row, column) of its first element.
+LogicalResult KernelLowering::forEachEpilogueRun(
+    Value tile, Value acc,
+    function_ref<void(ArrayRef<Value> elements, Value row, Value col)> body) {
+  if (failed(prepare(tile, acc)))
+    return failure();
+  LogicalResult status = success();
+  target.forEachAccumulatorRun(
+      *this, tiles.lookup(acc).value, cast<RankedTensorType>(acc.getType()),
+      [&](ValueRange values, Value row, Value col) {
+        if (failed(status))
+          return;
+        SmallVector<Value> elements;
+        for (auto [j, v] : llvm::enumerate(values)) {
+          Value c = j ? arith::AddIOp::create(b, loc, col, idx(j)) : col;
+          inRegister = {acc, row, c, v};
+          FailureOr<Value> e = element(tile, {row, c});
+          if (failed(e)) {
+            status = failure();
+            return;
+          }
+          elements.push_back(*e);
+        }
+        body(elements, row, col);
+      });
+  inRegister = {};
+  simtSinceBarrier = true;
+  return status;
 }
 
 LogicalResult KernelLowering::emitStore(tile::StoreOp op) {
@@ -814,18 +861,15 @@ LogicalResult KernelLowering::emitStore(tile::StoreOp op) {
   SmallVector<Value> bounds = lowered(op.getBounds());
   Value dest = scalar(op.getDest());
   bool add = op.getCombine().has_value();
-  // An accumulator goes straight from its registers to memory.
-  SmallVector<Operation *> casts;
-  if (Value acc = accumulatorSource(op.getValue(), casts)) {
+  // An accumulator (and what is computed from it element-wise) goes
+  // straight from its registers to memory.
+  if (Value acc = registerEpilogueSource(op.getValue())) {
     // Runs of adjacent columns go out as vector stores where aligned (not
     // the atomic adds of a combining store).
     Value aligned;
-    target.forEachAccumulatorRun(
-        *this, tiles.lookup(acc).value, type,
-        [&](ValueRange values, Value row, Value col) {
-          SmallVector<Value> elements;
-          for (Value v : values)
-            elements.push_back(castElement(v, casts));
+    return forEachEpilogueRun(
+        op.getValue(), acc,
+        [&](ArrayRef<Value> elements, Value row, Value col) {
           int64_t runBytes = static_cast<int64_t>(elements.size()) *
                              byteWidth(type.getElementType());
           if (!add && elements.size() > 1 && runBytes <= 16 &&
@@ -843,8 +887,6 @@ LogicalResult KernelLowering::emitStore(tile::StoreOp op) {
                         ValueRange{row, c}, e, add);
           }
         });
-    simtSinceBarrier = true;
-    return success();
   }
   if (failed(prepare(op.getValue())))
     return failure();
@@ -903,18 +945,15 @@ LogicalResult KernelLowering::emitWrite(tile::WriteOp op) {
     return fail(op, "the buffer must be a tile.alloc_shared buffer");
   SmallVector<Value> slotIdx = lowered(op.getIndices());
   Value slot = slotIndex(*ring, slotIdx);
-  // An accumulator goes straight from its registers to the slot (an
-  // epilogue staged for a TMA store).
-  SmallVector<Operation *> casts;
-  if (Value acc = accumulatorSource(op.getValue(), casts)) {
+  // An accumulator (and what is computed from it element-wise) goes
+  // straight from its registers to the slot (an epilogue staged for a TMA
+  // store).
+  if (Value acc = registerEpilogueSource(op.getValue())) {
     Type et = ring->type.getElementType();
     int64_t width = byteWidth(et);
-    target.forEachAccumulatorRun(
-        *this, tiles.lookup(acc).value, cast<RankedTensorType>(acc.getType()),
-        [&](ValueRange values, Value row, Value col) {
-          SmallVector<Value> elements;
-          for (Value v : values)
-            elements.push_back(castElement(v, casts));
+    return forEachEpilogueRun(
+        op.getValue(), acc,
+        [&](ArrayRef<Value> elements, Value row, Value col) {
           // A run of adjacent columns is one vector store where it lies in
           // one aligned piece of the slot: the targets' swizzles move
           // 16-byte units, and a run starts at a multiple of its length.
@@ -941,8 +980,6 @@ LogicalResult KernelLowering::emitWrite(tile::WriteOp op) {
                                     sharedElementIndex(*ring, slot, {row, c}));
           }
         });
-    simtSinceBarrier = true;
-    return success();
   }
   if (failed(prepare(op.getValue())))
     return failure();

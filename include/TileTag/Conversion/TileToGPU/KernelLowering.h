@@ -242,7 +242,7 @@ public:
   Value electOne(); // i1: the first thread of the group
   void groupBarrier();
   Value allocBuffer(RankedTensorType type);
-  LogicalResult prepare(Value tile);
+  LogicalResult prepare(Value tile, Value inRegisters = Value());
   /// Puts `tile` in a workspace buffer (for the group, then a barrier).
   LogicalResult materialize(Value tile);
   FailureOr<Value> element(Value tile, ValueRange idx);
@@ -298,8 +298,16 @@ private:
   LogicalResult emitMmaDot(tile::DotOp dot, schedule::AsyncOp async);
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitWrite(tile::WriteOp op);
-  Value accumulatorSource(Value tile, SmallVectorImpl<Operation *> &casts);
-  Value castElement(Value v, ArrayRef<Operation *> casts);
+  bool readsAccumulator(Value tile);
+  Value registerEpilogueSource(Value tile);
+  LogicalResult forEachEpilogueRun(
+      Value tile, Value acc,
+      function_ref<void(ArrayRef<Value> elements, Value row, Value col)> body);
+  /// The accumulator register forEachEpilogueRun is computing on: element()
+  /// of `tile` at (`row`, `col`) is `value`.
+  struct {
+    Value tile, row, col, value;
+  } inRegister;
   LogicalResult fillBuffer(Value buffer, Value tile);
   LogicalResult
   foldInto(Value result, int64_t begin, int64_t end,
