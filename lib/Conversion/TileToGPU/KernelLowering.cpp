@@ -281,9 +281,57 @@ bool conversion::isZeroSplat(Value v) {
   return false;
 }
 
+/// Whether `v` would be, or be computed lazily from, one of `candidates`
+/// (the lowering's Lazy tiles: element-wise ops, broadcasts, transposes).
+static bool isElementwise(Operation *op) {
+  if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+      isa<arith::ConstantOp>(op) || op->getNumResults() != 1)
+    return false;
+  return isa<RankedTensorType>(op->getResult(0).getType());
+}
+
+static bool readsCandidate(Value v, const DenseSet<Value> &candidates) {
+  v = yieldedSource(v);
+  if (candidates.contains(v))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def || !(isElementwise(def) ||
+                isa<tile::BroadcastOp, tile::TransposeOp>(def)))
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return isa<RankedTensorType>(operand.getType()) &&
+           readsCandidate(operand, candidates);
+  });
+}
+
+/// The candidate `v` is computed from register by register (element-wise
+/// ops only, no other candidate read): registerEpilogueSource's rule,
+/// before the tiles exist. Null if none.
+static Value registerSource(Value v, const DenseSet<Value> &candidates) {
+  v = yieldedSource(v);
+  if (candidates.contains(v))
+    return v;
+  Operation *def = v.getDefiningOp();
+  if (!def || !isElementwise(def))
+    return Value();
+  Value source;
+  for (Value operand : def->getOperands()) {
+    if (!isa<RankedTensorType>(operand.getType()) ||
+        !readsCandidate(operand, candidates))
+      continue;
+    Value s = registerSource(operand, candidates);
+    if (!s || (source && source != s))
+      return Value();
+    source = s;
+  }
+  return source;
+}
+
 /// Finds the tiles that stay in accumulator registers: results of MMA dots
-/// whose accumulator is zero or itself an accumulator, and loop values
-/// carried only between such dots (a greatest fixpoint).
+/// whose accumulator is zero, itself an accumulator, or computed from one
+/// register by register (attention's rescaled output, where the target
+/// builds accumulators), and loop values carried only between such dots (a
+/// greatest fixpoint).
 void KernelLowering::planAccumulators() {
   kernel.walk([&](tile::DotOp dot) {
     if (target.whyNotMma(*this, dot).empty())
@@ -300,19 +348,12 @@ void KernelLowering::planAccumulators() {
     candidates.insert(dot->getResult(0));
   for (BlockArgument arg : carried)
     candidates.insert(arg);
+  // Loop values first: a dot's accumulator computed from one accumulator
+  // must read no other (registerSource), and the loop values that are not
+  // accumulators (attention's row maxima) leave the candidates here.
   bool changed = true;
   while (changed) {
     changed = false;
-    for (Operation *dot : mmaDots) {
-      Value result = dot->getResult(0);
-      if (!candidates.contains(result))
-        continue;
-      Value acc = cast<tile::DotOp>(dot).getAcc();
-      if (!isZeroSplat(acc) && !candidates.contains(yieldedSource(acc))) {
-        candidates.erase(result);
-        changed = true;
-      }
-    }
     for (BlockArgument arg : carried) {
       if (!candidates.contains(arg))
         continue;
@@ -323,6 +364,17 @@ void KernelLowering::planAccumulators() {
       if ((!isZeroSplat(init) && !candidates.contains(yieldedSource(init))) ||
           !candidates.contains(next)) {
         candidates.erase(arg);
+        changed = true;
+      }
+    }
+    for (Operation *dot : mmaDots) {
+      Value result = dot->getResult(0);
+      if (!candidates.contains(result))
+        continue;
+      Value acc = cast<tile::DotOp>(dot).getAcc();
+      if (!isZeroSplat(acc) && !candidates.contains(yieldedSource(acc)) &&
+          !(target.mapsAccumulators() && registerSource(acc, candidates))) {
+        candidates.erase(result);
         changed = true;
       }
     }
@@ -609,12 +661,6 @@ void KernelLowering::globalStoreRun(Value memref, ArrayRef<int64_t> tileShape,
 // Tiles: elements, materialization
 //===----------------------------------------------------------------------===//
 
-static bool isElementwise(Operation *op) {
-  if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
-      isa<arith::ConstantOp>(op) || op->getNumResults() != 1)
-    return false;
-  return isa<RankedTensorType>(op->getResult(0).getType());
-}
 
 /// Acc tiles that a lazy tile reads must be in memory before a consumer walks
 /// its elements, except `inRegisters`, which the consumer reads register by
@@ -821,6 +867,22 @@ Value KernelLowering::registerEpilogueSource(Value tile) {
   return acc;
 }
 
+/// `tile` (registerEpilogueSource gave `acc`) as a new accumulator, computed
+/// on `acc`'s registers.
+FailureOr<Value> KernelLowering::accumulatorInRegisters(Value tile,
+                                                        Value acc) {
+  if (failed(prepare(tile, acc)))
+    return failure();
+  FailureOr<Value> mapped = target.mapAccumulator(
+      *this, tiles.lookup(acc).value, cast<RankedTensorType>(acc.getType()),
+      [&](Value v, Value row, Value col) -> FailureOr<Value> {
+        inRegister = {acc, row, col, v};
+        return element(tile, {row, col});
+      });
+  inRegister = {};
+  return mapped;
+}
+
 /// Computes `tile` (registerEpilogueSource gave `acc`) on the registers of
 /// accumulator `acc` that the calling thread holds, without a round trip
 /// through memory, and calls `body` with each run of adjacent columns (the
@@ -1011,11 +1073,20 @@ LogicalResult KernelLowering::emitMmaDot(tile::DotOp dot,
   auto type = cast<RankedTensorType>(dot.getType());
   Value acc;
   bool addAfter = false;
+  Value source;
   if (isZeroSplat(dot.getAcc())) {
     acc = target.zeroAccumulator(*this, type);
   } else if (auto it = tiles.find(dot.getAcc());
              it != tiles.end() && it->second.kind == TileRep::Acc) {
     acc = it->second.value;
+  } else if (accValues.contains(dot.getResult()) &&
+             (source = registerEpilogueSource(dot.getAcc()))) {
+    // Computed from another accumulator register by register
+    // (planAccumulators kept the result in registers for that).
+    FailureOr<Value> mapped = accumulatorInRegisters(dot.getAcc(), source);
+    if (failed(mapped))
+      return failure();
+    acc = *mapped;
   } else {
     acc = target.zeroAccumulator(*this, type);
     addAfter = true;

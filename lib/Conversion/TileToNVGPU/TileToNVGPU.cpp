@@ -114,6 +114,11 @@ public:
       override {
     forEachAccumulatorRun(k, acc, type, 2, body);
   }
+  bool mapsAccumulators() const override { return true; }
+  FailureOr<Value> mapAccumulator(
+      KernelLowering &k, Value acc, RankedTensorType type,
+      function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn)
+      override;
   LogicalResult emitCommitGroup(KernelLowering &k,
                                 schedule::CommitGroupOp op) override;
   LogicalResult emitWaitGroup(KernelLowering &k,
@@ -123,6 +128,7 @@ private:
   void forEachAccumulatorRun(
       KernelLowering &k, Value acc, RankedTensorType type, int64_t length,
       function_ref<void(ValueRange values, Value row, Value col)> body);
+  Value accumulatorStruct(KernelLowering &k, Value acc, RankedTensorType type);
   tile::ReadOp inPlaceOperand(KernelLowering &k, Value operand);
   nvgpu::TensorMapDescriptorType mapType(MLIRContext *ctx,
                                          ArrayRef<int64_t> box, Type element);
@@ -654,16 +660,9 @@ void NVGPUTarget::forEachAccumulatorRun(
     function_ref<void(ValueRange values, Value row, Value col)> body) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
-  MLIRContext *ctx = b.getContext();
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   int64_t regs = layout::wgmmaAccumulatorRegisters(n);
-  Type f32 = b.getF32Type();
-  auto inner =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(regs, f32));
-  auto outer =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(m / 64, inner));
-  Value st =
-      UnrealizedConversionCastOp::create(b, loc, outer, acc).getResult(0);
+  Value st = accumulatorStruct(k, acc, type);
   Value t = arith::SubIOp::create(b, loc, k.tid, k.idx(k.group.first));
   Value warp = arith::DivUIOp::create(b, loc, t, k.idx(32));
   Value lane = arith::RemUIOp::create(b, loc, t, k.idx(32));
@@ -689,6 +688,49 @@ void NVGPUTarget::forEachAccumulatorRun(
       body(values, row, col);
     }
   }
+}
+
+/// The registers of wgmma accumulator `acc`: a struct per 64-row block of
+/// the warpgroup's registers (the form the NVVM lowering gives it).
+Value NVGPUTarget::accumulatorStruct(KernelLowering &k, Value acc,
+                                     RankedTensorType type) {
+  MLIRContext *ctx = k.b.getContext();
+  int64_t regs = layout::wgmmaAccumulatorRegisters(type.getDimSize(1));
+  auto inner = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(regs, k.b.getF32Type()));
+  auto outer = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(type.getDimSize(0) / 64, inner));
+  return UnrealizedConversionCastOp::create(k.b, k.loc, outer, acc)
+      .getResult(0);
+}
+
+/// Register by register, in forEachAccumulatorRun's order (block i,
+/// register r), into a copy of the accumulator's struct.
+FailureOr<Value> NVGPUTarget::mapAccumulator(
+    KernelLowering &k, Value acc, RankedTensorType type,
+    function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn) {
+  int64_t regs = layout::wgmmaAccumulatorRegisters(type.getDimSize(1));
+  Value out = accumulatorStruct(k, acc, type);
+  int64_t next = 0;
+  LogicalResult status = success();
+  forEachAccumulatorRun(
+      k, acc, type, 1, [&](ValueRange values, Value row, Value col) {
+        int64_t block = next / regs, reg = next % regs;
+        ++next;
+        if (failed(status))
+          return;
+        FailureOr<Value> v = fn(values.front(), row, col);
+        if (failed(v)) {
+          status = failure();
+          return;
+        }
+        out = LLVM::InsertValueOp::create(k.b, k.loc, out, *v,
+                                          ArrayRef<int64_t>{block, reg});
+      });
+  if (failed(status))
+    return failure();
+  return UnrealizedConversionCastOp::create(k.b, k.loc, acc.getType(), out)
+      .getResult(0);
 }
 
 //===----------------------------------------------------------------------===//

@@ -10,6 +10,20 @@
 // Every dot of both head dims on wgmma: d64's QK^T and PV (8 m64n64k16
 // each), d128's QK^T in one group per 64-wide panel of its head dim (16
 // m64n64k16) and PV (8 m64n128k16).
+// The P V accumulator stays in wgmma registers across the key loop: each
+// step rescales it register by register and feeds the result to the next
+// wgmma as its accumulator (no workspace round trip).
+// RUN: tiletag-opt %examples/attention.mlir --tiletag-verify --tiletag-convert-to-nvgpu | FileCheck %s --check-prefix=ATTN-IR
+// ATTN-IR-LABEL: gpu.func @attention_fwd_d64(
+// ATTN-IR: scf.for {{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>>)
+// ATTN-IR: llvm.insertvalue
+// ATTN-IR: %[[ACC64:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to !nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>>
+// ATTN-IR: nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %[[ACC64]]
+// ATTN-IR-LABEL: gpu.func @attention_fwd_d128(
+// ATTN-IR: scf.for {{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>)
+// ATTN-IR: llvm.insertvalue
+// ATTN-IR: %[[ACC128:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+// ATTN-IR: nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %[[ACC128]]
 // RUN: grep -c "wgmma.mma_async.sync.aligned.m64n64k16" %t.attention.ptx | FileCheck %s --check-prefix=N64
 // RUN: grep -c "wgmma.mma_async.sync.aligned.m64n128k16" %t.attention.ptx | FileCheck %s --check-prefix=N128
 // N64: {{^}}32{{$}}
@@ -53,6 +67,7 @@
 
 // NOSPILL-NOT: error
 // NOSPILL-NOT: instructions are serialized
+// NOSPILL-NOT: {{[1-9][0-9]* bytes spill}}
 // NOSPILL: 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: {{[1-9][0-9]* bytes spill}}
 

@@ -192,6 +192,18 @@ public:
                         function_ref<void(ValueRange values, Value row,
                                           Value col)>
                             body);
+  /// Whether mapAccumulator builds accumulators (else a dot whose
+  /// accumulator is computed from another starts from zero and adds it
+  /// afterwards, through memory).
+  virtual bool mapsAccumulators() const { return false; }
+  /// A new accumulator of `acc`'s form and `type` whose register holding
+  /// (row, col) is `fn` of `acc`'s register there.
+  virtual FailureOr<Value>
+  mapAccumulator(KernelLowering &k, Value acc, RankedTensorType type,
+                 function_ref<FailureOr<Value>(Value v, Value row, Value col)>
+                     fn) {
+    return failure();
+  }
   /// schedule.commit_group (a dot region's commit is folded into its mma
   /// by emitMma); nothing where the unit's operations are synchronous.
   virtual LogicalResult emitCommitGroup(KernelLowering &k,
@@ -300,6 +312,7 @@ private:
   LogicalResult emitWrite(tile::WriteOp op);
   bool readsAccumulator(Value tile);
   Value registerEpilogueSource(Value tile);
+  FailureOr<Value> accumulatorInRegisters(Value tile, Value acc);
   LogicalResult forEachEpilogueRun(
       Value tile, Value acc,
       function_ref<void(ArrayRef<Value> elements, Value row, Value col)> body);
