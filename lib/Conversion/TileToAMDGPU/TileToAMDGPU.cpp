@@ -205,6 +205,11 @@ public:
   void forEachAccumulatorElement(
       KernelLowering &k, Value acc, RankedTensorType type,
       function_ref<void(Value v, Value row, Value col)> body) override;
+  bool mapsAccumulators() const override { return true; }
+  FailureOr<Value> mapAccumulator(
+      KernelLowering &k, Value acc, RankedTensorType type,
+      function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn)
+      override;
   // MFMA results are ordered by the hardware's dependency checks: nothing
   // is in flight at a wait.
   LogicalResult emitWaitGroup(KernelLowering &,
@@ -490,6 +495,31 @@ void AMDGPUTarget::forEachAccumulatorElement(
            arith::AddIOp::create(b, loc, colBase, k.idx(off.col)));
     }
   }
+}
+
+/// Element by element, in forEachAccumulatorElement's order (which is the
+/// register vector's), into a copy of the vector.
+FailureOr<Value> AMDGPUTarget::mapAccumulator(
+    KernelLowering &k, Value acc, RankedTensorType type,
+    function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn) {
+  Value out = acc;
+  int64_t next = 0;
+  LogicalResult status = success();
+  forEachAccumulatorElement(k, acc, type, [&](Value v, Value row, Value col) {
+    int64_t position = next++;
+    if (failed(status))
+      return;
+    FailureOr<Value> e = fn(v, row, col);
+    if (failed(e)) {
+      status = failure();
+      return;
+    }
+    out = vector::InsertOp::create(k.b, k.loc, *e, out,
+                                   ArrayRef<int64_t>{position});
+  });
+  if (failed(status))
+    return failure();
+  return out;
 }
 
 /// A zero-padded load of a kernel operand is a buffer load: lanes out of
