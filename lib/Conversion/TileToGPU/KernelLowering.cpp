@@ -841,12 +841,38 @@ bool KernelLowering::readsAccumulator(Value tile) {
   });
 }
 
+/// The accumulator `tile` is computed from register by register (see
+/// registerSourceOf). On the way, a tile of the expression that other ops
+/// read too (attention's masked scores, read by the row maximum and the
+/// exponent) is computed once into registers of its own, deepest first,
+/// rather than once per reader: that keeps one register tile live instead
+/// of the accumulator and recomputed copies.
+Value KernelLowering::registerEpilogueSource(Value tile) {
+  Value acc = registerSourceOf(tile);
+  if (!acc || acc == tile || !target.mapsAccumulators())
+    return acc;
+  for (Value operand : tiles.lookup(tile).op->getOperands())
+    if (isa<RankedTensorType>(operand.getType()) && readsAccumulator(operand))
+      (void)registerEpilogueSource(operand);
+  acc = registerSourceOf(tile);
+  auto type = cast<RankedTensorType>(tile.getType());
+  if (!acc || tile.hasOneUse() || !type.getElementType().isF32() ||
+      type != acc.getType() ||
+      !registersLeftFor(tiles.lookup(tile).op, type))
+    return acc;
+  FailureOr<Value> held = accumulatorInRegisters(tile, acc);
+  if (failed(held))
+    return Value();
+  tiles[tile] = {TileRep::Acc, nullptr, *held, nullptr};
+  return tile;
+}
+
 /// The accumulator `tile` is computed from register by register: through
 /// element-wise ops only (casts, a bias added, a ReLU, a scale), each
 /// element from the accumulator's element at its own index, and no other
 /// accumulator read. Other operands may be anything that reads no
 /// accumulator (a broadcast bias, say). Null if there is none such.
-Value KernelLowering::registerEpilogueSource(Value tile) {
+Value KernelLowering::registerSourceOf(Value tile) {
   auto it = tiles.find(tile);
   if (it == tiles.end())
     return Value();
@@ -859,7 +885,7 @@ Value KernelLowering::registerEpilogueSource(Value tile) {
   for (Value operand : op->getOperands()) {
     if (!isa<RankedTensorType>(operand.getType()) || !readsAccumulator(operand))
       continue;
-    Value a = registerEpilogueSource(operand);
+    Value a = registerSourceOf(operand);
     if (!a || (acc && acc != a))
       return Value();
     acc = a;
@@ -1001,6 +1027,37 @@ LogicalResult KernelLowering::emitCopy(tile::CopyOp op) {
   return status;
 }
 
+/// Stores a run of adjacent columns into a slot: one vector store where it
+/// lies in one aligned piece of the slot (the targets' swizzles move 16-byte
+/// units, and a run starts at a multiple of its length), else element by
+/// element.
+void KernelLowering::storeRunToSlot(Ring &ring, Value slot,
+                                    ArrayRef<Value> elements, Value row,
+                                    Value col) {
+  Type et = ring.type.getElementType();
+  int64_t width = byteWidth(et);
+  int64_t runBytes = width * static_cast<int64_t>(elements.size());
+  bool vector = elements.size() > 1 && runBytes <= 16 &&
+                llvm::isPowerOf2_64(runBytes) &&
+                (ring.tile.back() * width) % runBytes == 0 &&
+                ring.slotBytes() % runBytes == 0 && ring.offset % runBytes == 0;
+  if (vector) {
+    Value packed = vector::FromElementsOp::create(
+        b, loc, VectorType::get({static_cast<int64_t>(elements.size())}, et),
+        elements);
+    vector::StoreOp::create(
+        b, loc, packed, sharedView(ring, et),
+        ValueRange{sharedElementIndex(ring, slot, {row, col})},
+        /*nontemporal=*/false, llvm::MaybeAlign(runBytes));
+    return;
+  }
+  for (auto [j, e] : llvm::enumerate(elements)) {
+    Value c = j ? arith::AddIOp::create(b, loc, col, idx(j)) : col;
+    memref::StoreOp::create(b, loc, e, sharedView(ring, et),
+                            sharedElementIndex(ring, slot, {row, c}));
+  }
+}
+
 LogicalResult KernelLowering::emitWrite(tile::WriteOp op) {
   Ring *ring = ringOf(op.getBuffer());
   if (!ring)
@@ -1010,39 +1067,12 @@ LogicalResult KernelLowering::emitWrite(tile::WriteOp op) {
   // An accumulator (and what is computed from it element-wise) goes
   // straight from its registers to the slot (an epilogue staged for a TMA
   // store).
-  if (Value acc = registerEpilogueSource(op.getValue())) {
-    Type et = ring->type.getElementType();
-    int64_t width = byteWidth(et);
+  if (Value acc = registerEpilogueSource(op.getValue()))
     return forEachEpilogueRun(
         op.getValue(), acc,
         [&](ArrayRef<Value> elements, Value row, Value col) {
-          // A run of adjacent columns is one vector store where it lies in
-          // one aligned piece of the slot: the targets' swizzles move
-          // 16-byte units, and a run starts at a multiple of its length.
-          int64_t runBytes = width * static_cast<int64_t>(elements.size());
-          bool vector = elements.size() > 1 && runBytes <= 16 &&
-                        llvm::isPowerOf2_64(runBytes) &&
-                        (ring->tile.back() * width) % runBytes == 0 &&
-                        ring->slotBytes() % runBytes == 0 &&
-                        ring->offset % runBytes == 0;
-          if (vector) {
-            Value packed = vector::FromElementsOp::create(
-                b, loc,
-                VectorType::get({static_cast<int64_t>(elements.size())}, et),
-                elements);
-            vector::StoreOp::create(
-                b, loc, packed, sharedView(*ring, et),
-                ValueRange{sharedElementIndex(*ring, slot, {row, col})},
-                /*nontemporal=*/false, llvm::MaybeAlign(runBytes));
-            return;
-          }
-          for (auto [j, e] : llvm::enumerate(elements)) {
-            Value c = j ? arith::AddIOp::create(b, loc, col, idx(j)) : col;
-            memref::StoreOp::create(b, loc, e, sharedView(*ring, et),
-                                    sharedElementIndex(*ring, slot, {row, c}));
-          }
+          storeRunToSlot(*ring, slot, elements, row, col);
         });
-  }
   if (failed(prepare(op.getValue())))
     return failure();
   LogicalResult status = success();
@@ -1412,6 +1442,62 @@ LogicalResult KernelLowering::foldInto(
   return status;
 }
 
+/// Registers a thread of the role needs beyond its register tiles (the
+/// ring and barrier state, addresses, wgmma descriptors), as ptxas
+/// allocated them for the attention examples: d64's consumer holds 128
+/// registers of tiles in its 232 without spilling, d128's 192 spilled in
+/// 256.
+static constexpr int64_t kRegistersBesideTiles = 96;
+
+/// Whether a thread of the group can hold a tile of `type` in registers at
+/// `op` beside the accumulators that the loops around `op` carry, within
+/// its role's register budget (`regs`; no budget: no limit here).
+bool KernelLowering::registersLeftFor(Operation *op, RankedTensorType type) {
+  auto role = op->getParentOfType<schedule::RoleOp>();
+  if (!role || !role.getRegs())
+    return true;
+  auto perThread = [&](Type t) {
+    return cast<RankedTensorType>(t).getNumElements() / group.size;
+  };
+  int64_t needed = perThread(type) + kRegistersBesideTiles;
+  for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+       loop = loop->getParentOfType<scf::ForOp>())
+    for (BlockArgument arg : loop.getRegionIterArgs())
+      if (accValues.contains(arg))
+        needed += perThread(arg.getType());
+  return needed <= static_cast<int64_t>(*role.getRegs());
+}
+
+/// A row reduction of a tile computed from accumulator `acc`, in the
+/// registers: each row's writer stores it into the result's buffer, which
+/// the group meets on.
+LogicalResult KernelLowering::reduceRowsInRegisters(
+    tile::ReduceOp reduce, Value acc,
+    function_ref<Value(Value, Value)> combine) {
+  Value input = reduce.getInput();
+  if (failed(prepare(input, acc)))
+    return failure();
+  Value buffer = allocBuffer(cast<RankedTensorType>(reduce.getType()));
+  LogicalResult status = target.reduceAccumulatorRows(
+      *this, tiles.lookup(acc).value, cast<RankedTensorType>(acc.getType()),
+      [&](Value v, Value row, Value col) -> FailureOr<Value> {
+        inRegister = {acc, row, col, v};
+        return element(input, {row, col});
+      },
+      combine,
+      [&](Value row, Value value, Value writer) {
+        auto branch = scf::IfOp::create(b, loc, writer);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(branch.thenBlock());
+        memref::StoreOp::create(b, loc, value, buffer, ValueRange{row});
+      });
+  inRegister = {};
+  simtSinceBarrier = true;
+  groupBarrier();
+  tiles[reduce.getResult()] = {TileRep::Buffer, nullptr, buffer, nullptr};
+  return status;
+}
+
 /// Whether the current role's copy of the kernel uses a result of `op`
 /// (which sits outside every role), directly or through other such ops.
 bool KernelLowering::neededByCurrentRole(Operation *op) {
@@ -1586,11 +1672,32 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
         });
   }
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
-    if (failed(prepare(reduce.getInput())))
-      return failure();
     auto inType = cast<RankedTensorType>(reduce.getInput().getType());
     int64_t axis = reduce.getAxis();
     bool isFloat = isa<FloatType>(inType.getElementType());
+    auto combine = [&](Value x, Value y) -> Value {
+      switch (reduce.getKind()) {
+      case tile::ReduceKind::Sum:
+        return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
+                       : arith::AddIOp::create(b, loc, x, y).getResult();
+      case tile::ReduceKind::Max:
+        return isFloat ? arith::MaximumFOp::create(b, loc, x, y).getResult()
+                       : arith::MaxSIOp::create(b, loc, x, y).getResult();
+      case tile::ReduceKind::Min:
+        return isFloat ? arith::MinimumFOp::create(b, loc, x, y).getResult()
+                       : arith::MinSIOp::create(b, loc, x, y).getResult();
+      }
+      llvm_unreachable("a reduction kind");
+    };
+    // The rows of a tile computed from an accumulator are reduced in its
+    // registers (and across the lanes that share a row), not from memory,
+    // where the registers hold it beside the accumulators loops carry.
+    if (inType.getRank() == 2 && axis == 1 &&
+        target.reducesAccumulatorRows() && registersLeftFor(reduce, inType))
+      if (Value acc = registerEpilogueSource(reduce.getInput()))
+        return reduceRowsInRegisters(reduce, acc, combine);
+    if (failed(prepare(reduce.getInput())))
+      return failure();
     auto inIndex = [&](ValueRange index, Value r) {
       SmallVector<Value> in(index.begin(), index.end());
       in.insert(in.begin() + axis, r);
@@ -1605,20 +1712,7 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
           FailureOr<Value> e = element(reduce.getInput(), inIndex(index, r));
           if (failed(e))
             return failure();
-          switch (reduce.getKind()) {
-          case tile::ReduceKind::Sum:
-            return isFloat ? arith::AddFOp::create(b, loc, acc, *e).getResult()
-                           : arith::AddIOp::create(b, loc, acc, *e).getResult();
-          case tile::ReduceKind::Max:
-            return isFloat
-                       ? arith::MaximumFOp::create(b, loc, acc, *e).getResult()
-                       : arith::MaxSIOp::create(b, loc, acc, *e).getResult();
-          case tile::ReduceKind::Min:
-            return isFloat
-                       ? arith::MinimumFOp::create(b, loc, acc, *e).getResult()
-                       : arith::MinSIOp::create(b, loc, acc, *e).getResult();
-          }
-          return failure();
+          return combine(acc, *e);
         });
   }
   if (isa<tile::BroadcastOp, tile::IotaOp, tile::TransposeOp, tensor::SplatOp>(

@@ -115,6 +115,12 @@ public:
     forEachAccumulatorRun(k, acc, type, 2, body);
   }
   bool mapsAccumulators() const override { return true; }
+  bool reducesAccumulatorRows() const override { return true; }
+  LogicalResult reduceAccumulatorRows(
+      KernelLowering &k, Value acc, RankedTensorType type,
+      function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn,
+      function_ref<Value(Value, Value)> combine,
+      function_ref<void(Value row, Value value, Value writer)> body) override;
   FailureOr<Value> mapAccumulator(
       KernelLowering &k, Value acc, RankedTensorType type,
       function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn)
@@ -532,14 +538,27 @@ NVGPUTarget::prepareMmaOperands(KernelLowering &k, tile::DotOp dot) {
       Ring *ring = k.ringOf(read.getBuffer());
       return k.slotByte(*ring, k.slotIndex(*ring, k.lowered(read.getIndices())));
     }
-    if (failed(k.prepare(operand)))
-      return failure();
     Value base = arith::AddIOp::create(b, loc, k.ringBase,
                                        k.idx(stagingOffset.lookup({dot, i})));
     Ring staged;
     staged.type = MemRefType::get(type.getShape(), et);
+    staged.offset = stagingOffset.lookup({dot, i});
     staged.tile.assign(type.getShape().begin(), type.getShape().end());
     staged.swizzled = true;
+    anyStaged = true;
+    // An operand computed from an accumulator (attention's P) goes from
+    // the registers into its staging slot.
+    if (Value acc = k.registerEpilogueSource(operand)) {
+      if (failed(k.forEachEpilogueRun(
+              operand, acc,
+              [&](ArrayRef<Value> elements, Value row, Value col) {
+                k.storeRunToSlot(staged, k.idx(0), elements, row, col);
+              })))
+        return failure();
+      return base;
+    }
+    if (failed(k.prepare(operand)))
+      return failure();
     auto viewType = MemRefType::get({type.getNumElements()}, et,
                                     MemRefLayoutAttrInterface(), space);
     LogicalResult status = success();
@@ -558,7 +577,6 @@ NVGPUTarget::prepareMmaOperands(KernelLowering &k, tile::DotOp dot) {
         status);
     if (failed(status))
       return failure();
-    anyStaged = true;
     return base;
   };
   FailureOr<Value> baseA = operandBase(0);
@@ -731,6 +749,65 @@ FailureOr<Value> NVGPUTarget::mapAccumulator(
     return failure();
   return UnrealizedConversionCastOp::create(k.b, k.loc, acc.getType(), out)
       .getResult(0);
+}
+
+/// A thread holds, in each 64-row block, two rows (lane / 4 and 8 below it,
+/// in its warp's 16) and in each a quarter of the columns; the four lanes
+/// lane / 4 shares hold the rest. Each row is folded over the thread's
+/// registers, then across those lanes (shuffles by xor 1 and 2); the lane
+/// of the four with lane mod 4 = 0 writes it.
+LogicalResult NVGPUTarget::reduceAccumulatorRows(
+    KernelLowering &k, Value acc, RankedTensorType type,
+    function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn,
+    function_ref<Value(Value, Value)> combine,
+    function_ref<void(Value row, Value value, Value writer)> body) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  int64_t regs = layout::wgmmaAccumulatorRegisters(type.getDimSize(1));
+  // Per (block, row of the two): the row's index and the running fold.
+  SmallVector<std::pair<Value, Value>> rows(2 * (type.getDimSize(0) / 64));
+  int64_t next = 0;
+  LogicalResult status = success();
+  forEachAccumulatorRun(
+      k, acc, type, 1, [&](ValueRange values, Value row, Value col) {
+        int64_t block = next / regs, reg = next % regs;
+        ++next;
+        if (failed(status))
+          return;
+        FailureOr<Value> e = fn(values.front(), row, col);
+        if (failed(e)) {
+          status = failure();
+          return;
+        }
+        auto &[index, fold] =
+            rows[2 * block + (layout::wgmmaAccumulatorElement(0, reg).row / 8)];
+        if (!fold) {
+          index = row;
+          fold = *e;
+        } else {
+          fold = combine(fold, *e);
+        }
+      });
+  if (failed(status))
+    return failure();
+  Value t = arith::SubIOp::create(b, loc, k.tid, k.idx(k.group.first));
+  Value lane = arith::RemUIOp::create(b, loc, t, k.idx(32));
+  Value writer = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, lane, k.idx(4)), k.idx(0));
+  Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
+  for (auto &[index, fold] : rows) {
+    for (int64_t mask : {1, 2}) {
+      Value other =
+          gpu::ShuffleOp::create(b, loc, fold,
+                                 arith::ConstantIntOp::create(b, loc, mask, 32),
+                                 width, gpu::ShuffleMode::XOR)
+              .getShuffleResult();
+      fold = combine(fold, other);
+    }
+    body(index, fold, writer);
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,15 +12,28 @@
 // m64n64k16) and PV (8 m64n128k16).
 // The P V accumulator stays in wgmma registers across the key loop: each
 // step rescales it register by register and feeds the result to the next
-// wgmma as its accumulator (no workspace round trip).
+// wgmma as its accumulator (no workspace round trip). In d64 the scores
+// stay in registers too: the masked scores and then P are computed once
+// into registers of their own, their row maximum and sum fold each
+// thread's registers and then the 4 lanes of a row (shuffles by xor 1 and
+// 2), and P goes from the registers into its wgmma staging slot, a bf16
+// pair per store. In d128 the consumer's 256 registers hold the 128 of the
+// P V accumulator but not the scores' 64 beside it and the rest ptxas needs,
+// so the scores go through memory there.
 // RUN: tiletag-opt %examples/attention.mlir --tiletag-verify --tiletag-convert-to-nvgpu | FileCheck %s --check-prefix=ATTN-IR
 // ATTN-IR-LABEL: gpu.func @attention_fwd_d64(
 // ATTN-IR: scf.for {{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>>)
-// ATTN-IR: llvm.insertvalue
+// ATTN-IR: gpu.shuffle  xor %{{.*}}, %c1_i32{{.*}} : f32
+// ATTN-IR: gpu.shuffle  xor %{{.*}}, %c2_i32{{.*}} : f32
+// ATTN-IR: builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to !nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>>
+// ATTN-IR: gpu.shuffle  xor %{{.*}}, %c1_i32{{.*}} : f32
+// ATTN-IR: gpu.shuffle  xor %{{.*}}, %c2_i32{{.*}} : f32
+// ATTN-IR: vector.store %{{.*}} {alignment = 4 : i64} : memref<8192xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
 // ATTN-IR: %[[ACC64:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to !nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>>
 // ATTN-IR: nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %[[ACC64]]
 // ATTN-IR-LABEL: gpu.func @attention_fwd_d128(
 // ATTN-IR: scf.for {{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>)
+// ATTN-IR-NOT: gpu.shuffle  xor
 // ATTN-IR: llvm.insertvalue
 // ATTN-IR: %[[ACC128:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
 // ATTN-IR: nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %[[ACC128]]

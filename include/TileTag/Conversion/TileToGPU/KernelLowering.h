@@ -204,6 +204,20 @@ public:
                      fn) {
     return failure();
   }
+  /// Reduces the rows of a tile computed from accumulator `acc` without
+  /// leaving the registers: `fn` gives the element at a register's (row,
+  /// col), `combine` joins two; `body` gets each row the thread holds, its
+  /// reduction over all columns, and whether this thread is the row's one
+  /// writer. Failure where the target cannot (the core then reduces the
+  /// tile from memory).
+  virtual LogicalResult reduceAccumulatorRows(
+      KernelLowering &k, Value acc, RankedTensorType type,
+      function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn,
+      function_ref<Value(Value, Value)> combine,
+      function_ref<void(Value row, Value value, Value writer)> body) {
+    return failure();
+  }
+  virtual bool reducesAccumulatorRows() const { return false; }
   /// schedule.commit_group (a dot region's commit is folded into its mma
   /// by emitMma); nothing where the unit's operations are synchronous.
   virtual LogicalResult emitCommitGroup(KernelLowering &k,
@@ -267,6 +281,16 @@ public:
   forEachAccumulatorElement(Value acc, RankedTensorType type,
                             function_ref<void(Value v, Value row, Value col)>
                                 body);
+  /// The accumulator `tile` is computed from register by register, if any
+  /// (then forEachEpilogueRun computes it without a round trip through
+  /// memory).
+  Value registerEpilogueSource(Value tile);
+  LogicalResult forEachEpilogueRun(
+      Value tile, Value acc,
+      function_ref<void(ArrayRef<Value> elements, Value row, Value col)> body);
+  /// Stores a run of adjacent columns (forEachEpilogueRun's) into a slot.
+  void storeRunToSlot(Ring &ring, Value slot, ArrayRef<Value> elements,
+                      Value row, Value col);
   LogicalResult emitOp(Operation *op);
   /// A synchronous copy between global memory and a shared slot, by the
   /// group's threads element by element (no barrier).
@@ -311,11 +335,11 @@ private:
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitWrite(tile::WriteOp op);
   bool readsAccumulator(Value tile);
-  Value registerEpilogueSource(Value tile);
+  Value registerSourceOf(Value tile);
+  bool registersLeftFor(Operation *op, RankedTensorType type);
   FailureOr<Value> accumulatorInRegisters(Value tile, Value acc);
-  LogicalResult forEachEpilogueRun(
-      Value tile, Value acc,
-      function_ref<void(ArrayRef<Value> elements, Value row, Value col)> body);
+  LogicalResult reduceRowsInRegisters(tile::ReduceOp reduce, Value acc,
+                                      function_ref<Value(Value, Value)> combine);
   /// The accumulator register forEachEpilogueRun is computing on: element()
   /// of `tile` at (`row`, `col`) is `value`.
   struct {
