@@ -661,7 +661,6 @@ void KernelLowering::globalStoreRun(Value memref, ArrayRef<int64_t> tileShape,
 // Tiles: elements, materialization
 //===----------------------------------------------------------------------===//
 
-
 /// Acc tiles that a lazy tile reads must be in memory before a consumer walks
 /// its elements, except `inRegisters`, which the consumer reads register by
 /// register (forEachEpilogueRun).

@@ -3,8 +3,8 @@
 // vector instruction where C's base address, offset and row stride and the
 // tile's first column keep the pair aligned (checked once per store) and
 // both elements lie inside C, element by element (each clipped) otherwise.
-// A bf16 pair is one 32-bit store (st.global.v2.b16). A combining store stays one atomic add
-// per element.
+// A bf16 pair is one 32-bit store (st.global.v2.b16). A combining store
+// stays one atomic add per element.
 // REQUIRES: ptxas
 // RUN: tiletag-opt --tiletag-verify %s -o %t.mlir
 // RUN: tiletag-opt %t.mlir --tiletag-convert-to-nvgpu | FileCheck %s --check-prefix=IR

@@ -1,7 +1,8 @@
 // TMA-store epilogues on Hopper: the accumulator goes from its registers to
 // the 128-byte swizzled epilogue buffer, each thread's column pairs as one
-// vector store (cast on the way where the output is narrower), the threads fence the async proxy and meet, one thread issues
-// the store (one box per 128-byte column panel), commits its bulk group and
+// vector store (cast on the way where the output is narrower), the threads
+// fence the async proxy and meet, one thread issues the store (one box per
+// 128-byte column panel), commits its bulk group and
 // waits for it; the group meets after the wait before anyone rewrites the
 // buffer. The wait only needs the buffer read (`.read`) unless the kernel
 // accesses the stored memory again.

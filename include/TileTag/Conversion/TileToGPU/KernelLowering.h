@@ -338,8 +338,9 @@ private:
   Value registerSourceOf(Value tile);
   bool registersLeftFor(Operation *op, RankedTensorType type);
   FailureOr<Value> accumulatorInRegisters(Value tile, Value acc);
-  LogicalResult reduceRowsInRegisters(tile::ReduceOp reduce, Value acc,
-                                      function_ref<Value(Value, Value)> combine);
+  LogicalResult
+  reduceRowsInRegisters(tile::ReduceOp reduce, Value acc,
+                        function_ref<Value(Value, Value)> combine);
   /// The accumulator register forEachEpilogueRun is computing on: element()
   /// of `tile` at (`row`, `col`) is `value`.
   struct {
