@@ -135,6 +135,10 @@ private:
       KernelLowering &k, Value acc, RankedTensorType type, int64_t length,
       function_ref<void(ValueRange values, Value row, Value col)> body);
   Value accumulatorStruct(KernelLowering &k, Value acc, RankedTensorType type);
+  LogicalResult forEachRegisterOf(
+      KernelLowering &k, Value acc, RankedTensorType type,
+      function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn,
+      function_ref<void(int64_t block, int64_t reg, Value e, Value row)> body);
   tile::ReadOp inPlaceOperand(KernelLowering &k, Value operand);
   nvgpu::TensorMapDescriptorType mapType(MLIRContext *ctx,
                                          ArrayRef<int64_t> box, Type element);
@@ -722,13 +726,13 @@ Value NVGPUTarget::accumulatorStruct(KernelLowering &k, Value acc,
       .getResult(0);
 }
 
-/// Register by register, in forEachAccumulatorRun's order (block i,
-/// register r), into a copy of the accumulator's struct.
-FailureOr<Value> NVGPUTarget::mapAccumulator(
+/// Calls `fn` on each register of `acc` (with its row and column), then
+/// `body` with the register's block and index in it and what `fn` gave.
+LogicalResult NVGPUTarget::forEachRegisterOf(
     KernelLowering &k, Value acc, RankedTensorType type,
-    function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn) {
+    function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn,
+    function_ref<void(int64_t block, int64_t reg, Value e, Value row)> body) {
   int64_t regs = layout::wgmmaAccumulatorRegisters(type.getDimSize(1));
-  Value out = accumulatorStruct(k, acc, type);
   int64_t next = 0;
   LogicalResult status = success();
   forEachAccumulatorRun(
@@ -737,15 +741,26 @@ FailureOr<Value> NVGPUTarget::mapAccumulator(
         ++next;
         if (failed(status))
           return;
-        FailureOr<Value> v = fn(values.front(), row, col);
-        if (failed(v)) {
+        FailureOr<Value> e = fn(values.front(), row, col);
+        if (failed(e)) {
           status = failure();
           return;
         }
-        out = LLVM::InsertValueOp::create(k.b, k.loc, out, *v,
-                                          ArrayRef<int64_t>{block, reg});
+        body(block, reg, *e, row);
       });
-  if (failed(status))
+  return status;
+}
+
+/// Register by register into a copy of the accumulator's struct.
+FailureOr<Value> NVGPUTarget::mapAccumulator(
+    KernelLowering &k, Value acc, RankedTensorType type,
+    function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn) {
+  Value out = accumulatorStruct(k, acc, type);
+  if (failed(forEachRegisterOf(
+          k, acc, type, fn, [&](int64_t block, int64_t reg, Value e, Value) {
+            out = LLVM::InsertValueOp::create(k.b, k.loc, out, e,
+                                              ArrayRef<int64_t>{block, reg});
+          })))
     return failure();
   return UnrealizedConversionCastOp::create(k.b, k.loc, acc.getType(), out)
       .getResult(0);
@@ -763,29 +778,17 @@ LogicalResult NVGPUTarget::reduceAccumulatorRows(
     function_ref<void(Value row, Value value, Value writer)> body) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
-  int64_t regs = layout::wgmmaAccumulatorRegisters(type.getDimSize(1));
   // Per (block, row of the two): the row's index and the running fold.
   SmallVector<std::pair<Value, Value>> rows(2 * (type.getDimSize(0) / 64));
-  int64_t next = 0;
-  LogicalResult status = success();
-  forEachAccumulatorRun(
-      k, acc, type, 1, [&](ValueRange values, Value row, Value col) {
-        int64_t block = next / regs, reg = next % regs;
-        ++next;
-        if (failed(status))
-          return;
-        FailureOr<Value> e = fn(values.front(), row, col);
-        if (failed(e)) {
-          status = failure();
-          return;
-        }
+  LogicalResult status = forEachRegisterOf(
+      k, acc, type, fn, [&](int64_t block, int64_t reg, Value e, Value row) {
         auto &[index, fold] =
             rows[2 * block + (layout::wgmmaAccumulatorElement(0, reg).row / 8)];
         if (!fold) {
           index = row;
-          fold = *e;
+          fold = e;
         } else {
-          fold = combine(fold, *e);
+          fold = combine(fold, e);
         }
       });
   if (failed(status))
