@@ -336,7 +336,8 @@ private:
   LogicalResult emitWrite(tile::WriteOp op);
   bool readsAccumulator(Value tile);
   Value registerSourceOf(Value tile);
-  bool registersLeftFor(Operation *op, RankedTensorType type);
+  bool registersLeftFor(Operation *op, RankedTensorType extra,
+                        const DenseSet<Value> &held);
   FailureOr<Value> accumulatorInRegisters(Value tile, Value acc);
   LogicalResult
   reduceRowsInRegisters(tile::ReduceOp reduce, Value acc,
