@@ -271,4 +271,17 @@ TEST(LayoutsTest, LdsBanksOfMfmaOperandA) {
   EXPECT_EQ(ldsBank(128), 0);
 }
 
+// A wgmma lane's column pair: f32 (8 bytes) and bf16 (4 bytes) pairs are
+// one access in rows of a multiple of them; wider than 16 bytes, not a
+// power of 2, or straddling a row, not.
+TEST(LayoutsTest, VectorRuns) {
+  EXPECT_TRUE(isVectorRun(8, 512));
+  EXPECT_TRUE(isVectorRun(4, 256));
+  EXPECT_TRUE(isVectorRun(16, 64));
+  EXPECT_FALSE(isVectorRun(32, 512));
+  EXPECT_FALSE(isVectorRun(12, 48));
+  EXPECT_FALSE(isVectorRun(8, 36));
+  EXPECT_FALSE(isVectorRun(0, 64));
+}
+
 } // namespace

@@ -34,6 +34,11 @@ int64_t mlir::tiletag::layout::swizzle128B(int64_t offset) {
   return offset ^ (row << 4);      // XOR into the 16-byte chunk index
 }
 
+bool mlir::tiletag::layout::isVectorRun(int64_t runBytes, int64_t rowBytes) {
+  return runBytes > 0 && runBytes <= 16 && (runBytes & (runBytes - 1)) == 0 &&
+         rowBytes % runBytes == 0;
+}
+
 std::string mlir::tiletag::layout::wgmmaShapeProblem(int64_t m, int64_t k,
                                                      int64_t n,
                                                      int64_t elementBytes) {

@@ -643,10 +643,9 @@ private:
         int64_t elementBytes = std::max<int64_t>(
             1, type.getElementTypeBitWidth() / 8);
         int64_t perLane = facts.fragmentElementsPerLane;
-        int64_t runBytes = perLane * elementBytes;
-        if (store.getCombine() || runBytes > 16 ||
-            !llvm::isPowerOf2_64(runBytes) ||
-            type.getShape().back() * elementBytes % runBytes != 0)
+        if (store.getCombine() ||
+            !layout::isVectorRun(perLane * elementBytes,
+                                 type.getShape().back() * elementBytes))
           perLane = 1;
         perElement = facts.storeLinesPerAccumulatorElement /
                      static_cast<double>(perLane);
@@ -667,9 +666,7 @@ private:
       // A lane's run of adjacent columns is one vector store where it fits
       // in 16 bytes and in a row, as the lowerings emit it.
       int64_t perLane = facts.fragmentElementsPerLane;
-      int64_t runBytes = perLane * elementBytes;
-      if (runBytes > 16 || !llvm::isPowerOf2_64(runBytes) ||
-          rowBytes % runBytes != 0)
+      if (!layout::isVectorRun(perLane * elementBytes, rowBytes))
         perLane = 1;
       int64_t lanes = facts.fragmentRowsPerStore * facts.fragmentLanesPerRow;
       step.cudaOps = n;

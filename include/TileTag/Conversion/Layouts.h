@@ -60,6 +60,13 @@ Slot wgmmaAccumulatorSlot(Coord element);
 /// bank groups.
 int64_t swizzle128B(int64_t offset);
 
+/// Whether a run of adjacent elements of `runBytes` (a lane's adjacent
+/// accumulator columns) in rows of `rowBytes` is one vector access: at most
+/// 16 bytes (the swizzles move 16-byte units, so it stays contiguous), a
+/// power of 2, and a divisor of the row, so that a run starting at a
+/// multiple of its length is aligned in every row.
+bool isVectorRun(int64_t runBytes, int64_t rowBytes);
+
 /// Why an M x K by K x N product of `elementBytes`-byte inputs is not one
 /// wgmma group from 128-byte swizzled slots (A K-major in one panel, B
 /// N-major in panels: the layout TMA gives TileTag's rings); empty when it

@@ -11,6 +11,8 @@
 
 #include "TileTag/Conversion/TileToGPU/KernelLowering.h"
 
+#include "TileTag/Conversion/Layouts.h"
+
 #include "TileTag/Dialect/Schedule/IR/ScheduleOps.h"
 #include "TileTag/Dialect/Tag/IR/TagOps.h"
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
@@ -596,7 +598,8 @@ Value KernelLowering::runsAligned(Value memref, ArrayRef<int64_t> tileShape,
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
-      strides.back() != 1 || tileShape.back() * width % runBytes != 0)
+      strides.back() != 1 ||
+      !layout::isVectorRun(runBytes, tileShape.back() * width))
     return Value();
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value zero = idx(0);
@@ -960,8 +963,7 @@ LogicalResult KernelLowering::emitStore(tile::StoreOp op) {
         [&](ArrayRef<Value> elements, Value row, Value col) {
           int64_t runBytes = static_cast<int64_t>(elements.size()) *
                              byteWidth(type.getElementType());
-          if (!add && elements.size() > 1 && runBytes <= 16 &&
-              llvm::isPowerOf2_64(runBytes) && !aligned)
+          if (!add && elements.size() > 1 && !aligned)
             aligned = runsAligned(dest, type.getShape(), blockIdx, offsets,
                                   runBytes);
           if (!add && elements.size() > 1 && aligned) {
@@ -1037,9 +1039,8 @@ void KernelLowering::storeRunToSlot(Ring &ring, Value slot,
   Type et = ring.type.getElementType();
   int64_t width = byteWidth(et);
   int64_t runBytes = width * static_cast<int64_t>(elements.size());
-  bool vector = elements.size() > 1 && runBytes <= 16 &&
-                llvm::isPowerOf2_64(runBytes) &&
-                (ring.tile.back() * width) % runBytes == 0 &&
+  bool vector = elements.size() > 1 &&
+                layout::isVectorRun(runBytes, ring.tile.back() * width) &&
                 ring.slotBytes() % runBytes == 0 && ring.offset % runBytes == 0;
   if (vector) {
     Value packed = vector::FromElementsOp::create(
