@@ -42,6 +42,11 @@ struct CompileOptions : public PassPipelineOptions<Derived> {
       *this, "allow-unverified",
       llvm::cl::desc("Lower kernels that were not proved (warns)"),
       llvm::cl::init(false)};
+  typename Base::template Option<bool> reportFallbacks{
+      *this, "report-fallbacks",
+      llvm::cl::desc("Remark at each op the lowering runs on a slower path "
+                     "than the target offers"),
+      llvm::cl::init(false)};
 };
 
 /// Options of the `tiletag-compile-cuda` pipeline.

@@ -40,6 +40,9 @@ def ConvertTileToNVGPUPass : Pass<"tiletag-convert-to-nvgpu", "::mlir::ModuleOp"
       role: element-wise ops are fused into their consumers, and what must
       be held (dot and reduce results, loop-carried tiles, loaded tiles) is
       kept in a per-program global workspace (the last kernel argument).
+      `report-fallbacks` makes each such slower path a remark at its op
+      (a dot on the SIMT cores, a staged wgmma operand, a tile held in the
+      workspace), with what it costs and why.
 
     The kernel's interface for a runner is recorded on the `gpu.func` in
     one dictionary, `tiletag.abi`: `block` (threads), `grid_rank`,
@@ -64,6 +67,10 @@ def ConvertTileToNVGPUPass : Pass<"tiletag-convert-to-nvgpu", "::mlir::ModuleOp"
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "Target GPU; the lowering emits wgmma, TMA and setmaxnreg, which "
            "need sm_90a">,
+    Option<"reportFallbacks", "report-fallbacks", "bool", /*default=*/"false",
+           "Emit a remark at each op the lowering runs on a slower path than "
+           "the target offers (SIMT dots, staged wgmma operands, tiles held "
+           "in the global workspace)">,
   ];
 }
 
@@ -120,6 +127,10 @@ def ConvertTileToAMDGPUPass : Pass<"tiletag-convert-to-amdgpu", "::mlir::ModuleO
            "Lower kernels whose tags or schedule were not proved (warns)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"gfx942\"",
            "Target GPU: gfx942 (MI300X), gfx940, gfx941 or gfx90a (MI200)">,
+    Option<"reportFallbacks", "report-fallbacks", "bool", /*default=*/"false",
+           "Emit a remark at each op the lowering runs on a slower path than "
+           "the target offers (SIMT dots, tiles held in the global "
+           "workspace)">,
   ];
 }
 

@@ -117,7 +117,8 @@ void conversion::buildCompileROCMPipeline(OpPassManager &pm,
   if (options.verify)
     pm.addPass(verify::createVerifyPass());
   pm.addPass(createConvertTileToAMDGPUPass(
-      ConvertTileToAMDGPUPassOptions{options.allowUnverified, options.chip}));
+      ConvertTileToAMDGPUPassOptions{options.allowUnverified, options.chip,
+                                    options.reportFallbacks}));
   buildROCMBinaryPipeline(pm, options);
 }
 

@@ -111,6 +111,7 @@ public:
 
   StringRef name() const override { return "AMDGPU"; }
   StringRef lowering() const override { return "the AMDGPU lowering"; }
+  StringRef mmaUnit() const override { return "MFMA"; }
   int64_t waveSize() const override { return kWaveSize; }
   // 128-byte alignment keeps a swizzled slot's rows on the banks the
   // swizzle assigns them (32 banks of 4 bytes).
@@ -317,7 +318,9 @@ AMDGPUTarget::prepareMmaOperands(KernelLowering &k, tile::DotOp dot) {
   for (Value v : {dot.getLhs(), dot.getRhs()}) {
     if (failed(k.prepare(v)))
       return failure();
-    if (k.tiles.lookup(v).kind == TileRep::Lazy && failed(k.materialize(v)))
+    if (k.tiles.lookup(v).kind == TileRep::Lazy &&
+        failed(k.materialize(v, "an MFMA operand computed element-wise, "
+                                "formed once")))
       return failure();
   }
   return SmallVector<Value>{};
@@ -805,7 +808,7 @@ struct ConvertTileToAMDGPUPass
       return signalPassFailure();
     }
     std::string target = chip;
-    if (failed(lowerKernels(module, allowUnverified, [&] {
+    if (failed(lowerKernels(module, allowUnverified, reportFallbacks, [&] {
           return std::make_unique<AMDGPUTarget>(target);
         })))
       return signalPassFailure();

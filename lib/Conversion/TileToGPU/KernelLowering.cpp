@@ -433,8 +433,17 @@ void KernelLowering::forEachElement(
   simtSinceBarrier = true;
 }
 
-Value KernelLowering::allocBuffer(RankedTensorType type) {
+void KernelLowering::reportFallback(Operation *op, const Twine &what) {
+  // Each role emits its own copy of the ops outside the roles: say it once.
+  if (reportFallbacks && reported.insert({op, what.str()}).second)
+    op->emitRemark() << what;
+}
+
+Value KernelLowering::allocBuffer(RankedTensorType type, Operation *op,
+                                  const Twine &why) {
   int64_t bytes = byteWidth(type.getElementType()) * type.getNumElements();
+  reportFallback(op, "held in the global workspace (" + Twine(bytes) +
+                         " bytes per program): " + why);
   int64_t offset = workspaceBytes;
   workspaceBytes += llvm::alignTo(bytes, 16);
   Value shift = arith::AddIOp::create(b, loc, workspaceBase, idx(offset));
@@ -673,7 +682,10 @@ LogicalResult KernelLowering::prepare(Value tile, Value inRegisters) {
   if (it == tiles.end())
     return success();
   if (it->second.kind == TileRep::Acc)
-    return tile == inRegisters ? success() : materialize(tile);
+    return tile == inRegisters
+               ? success()
+               : materialize(tile, "an accumulator read other than register "
+                                   "by register");
   if (it->second.kind != TileRep::Lazy)
     return success();
   for (Value operand : it->second.op->getOperands())
@@ -781,19 +793,27 @@ void KernelLowering::storeAccumulator(Value acc, RankedTensorType type,
   });
 }
 
-LogicalResult KernelLowering::materialize(Value tile) {
+/// The op a tile is reported at: its definition, or the op whose region's
+/// block defines it (a loop's carried value).
+static Operation *placeOf(Value tile) {
+  if (Operation *def = tile.getDefiningOp())
+    return def;
+  return cast<BlockArgument>(tile).getOwner()->getParentOp();
+}
+
+LogicalResult KernelLowering::materialize(Value tile, const Twine &why) {
   auto type = cast<RankedTensorType>(tile.getType());
   TileRep rep = tiles.lookup(tile);
   if (rep.kind == TileRep::Buffer)
     return success();
   if (rep.kind == TileRep::Acc) {
-    Value buffer = allocBuffer(type);
+    Value buffer = allocBuffer(type, placeOf(tile), why);
     storeAccumulator(rep.value, type, buffer);
     groupBarrier();
     tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
     return success();
   }
-  Value buffer = allocBuffer(type);
+  Value buffer = allocBuffer(type, placeOf(tile), why);
   LogicalResult status = fillBuffer(buffer, tile);
   groupBarrier();
   tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
@@ -1132,7 +1152,11 @@ LogicalResult KernelLowering::emitMmaDot(tile::DotOp dot,
     // accumulator is added element by element (the wait above was depth 0).
     if (failed(prepare(dot.getAcc())))
       return failure();
-    Value buffer = allocBuffer(type);
+    Value buffer = allocBuffer(
+        type, dot,
+        "the product, to which the accumulator operand is added element by "
+        "element (it is not zero, an accumulator in registers, or computed "
+        "from one register by register)");
     storeAccumulator(*d, type, buffer);
     groupBarrier();
     LogicalResult status = success();
@@ -1262,7 +1286,10 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
       continue;
     }
     if (auto type = dyn_cast<RankedTensorType>(arg.getType())) {
-      buffers[i] = allocBuffer(type);
+      buffers[i] = allocBuffer(
+          type, op,
+          "loop-carried tile #" + Twine(i) +
+              " (only matrix-unit accumulators are carried in registers)");
       if (failed(fillBuffer(buffers[i], init)))
         return failure();
       continue;
@@ -1318,7 +1345,8 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
       }
       if (!buffers[i])
         continue;
-      if (failed(materialize(v)))
+      if (failed(materialize(v, "a tile the loop carries, formed before the "
+                                "carried buffer is overwritten")))
         return failure();
     }
     for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
@@ -1362,7 +1390,8 @@ LogicalResult KernelLowering::emitIf(scf::IfOp op) {
   SmallVector<Value> buffers(op.getNumResults());
   for (auto [i, res] : llvm::enumerate(op.getResults())) {
     if (auto type = dyn_cast<RankedTensorType>(res.getType())) {
-      buffers[i] = allocBuffer(type);
+      buffers[i] = allocBuffer(type, op,
+                               "tile result #" + Twine(i) + " of the scf.if");
       continue;
     }
     types.push_back(res.getType());
@@ -1412,11 +1441,11 @@ LogicalResult KernelLowering::emitIf(scf::IfOp op) {
 /// Materializes `result`: each of its elements folds `step` over
 /// [begin, end), starting from `init` (a dot's K loop, a reduction).
 LogicalResult KernelLowering::foldInto(
-    Value result, int64_t begin, int64_t end,
+    Value result, const Twine &why, int64_t begin, int64_t end,
     function_ref<FailureOr<Value>(ValueRange)> init,
     function_ref<FailureOr<Value>(ValueRange, Value, Value)> step) {
   auto type = cast<RankedTensorType>(result.getType());
-  Value buffer = allocBuffer(type);
+  Value buffer = allocBuffer(type, result.getDefiningOp(), why);
   LogicalResult status = success();
   forEachElement(
       type.getShape(),
@@ -1484,7 +1513,10 @@ LogicalResult KernelLowering::reduceRowsInRegisters(
   Value input = reduce.getInput();
   if (failed(prepare(input, acc)))
     return failure();
-  Value buffer = allocBuffer(cast<RankedTensorType>(reduce.getType()));
+  Value buffer =
+      allocBuffer(cast<RankedTensorType>(reduce.getType()), reduce,
+                  "the row results, which one thread per row writes for the "
+                  "others");
   LogicalResult status = target.reduceAccumulatorRows(
       *this, tiles.lookup(acc).value, cast<RankedTensorType>(acc.getType()),
       [&](Value v, Value row, Value col) -> FailureOr<Value> {
@@ -1604,7 +1636,10 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
   }
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
     auto type = load.getType();
-    Value buffer = allocBuffer(type);
+    Value buffer = allocBuffer(
+        type, load,
+        "the loaded tile (an async copy into a tile.alloc_shared ring would "
+        "keep it on chip)");
     SmallVector<Value> blockIdx = lowered(load.getIndices());
     SmallVector<Value> offsets = lowered(load.getOffsets());
     SmallVector<Value> bounds = lowered(load.getBounds());
@@ -1641,7 +1676,9 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
              isa<tag::TagDialect>(user->getDialect()) || ghosts.contains(user);
     });
     if (!onlyMma)
-      return materialize(read.getResult());
+      return materialize(read.getResult(),
+                         "a copy of the slot for readers other than the "
+                         "matrix unit");
     return success();
   }
   if (auto store = dyn_cast<tile::StoreOp>(op))
@@ -1653,16 +1690,23 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
   if (auto dot = dyn_cast<tile::DotOp>(op)) {
     if (mmaDots.contains(dot))
       return emitMmaDot(dot, nullptr);
+    reportFallback(dot, "tile.dot runs element by element on the SIMT "
+                        "cores, not on " +
+                            target.mmaUnit() + ": " +
+                            target.whyNotMma(*this, dot));
     for (Value v : {dot.getLhs(), dot.getRhs(), dot.getAcc()})
       if (failed(prepare(v)))
         return failure();
     // Operands computed element-wise are formed once, not once per product.
     for (Value v : {dot.getLhs(), dot.getRhs()})
-      if (tiles.lookup(v).kind == TileRep::Lazy && failed(materialize(v)))
+      if (tiles.lookup(v).kind == TileRep::Lazy &&
+          failed(materialize(v, "an operand of a tile.dot off the matrix "
+                                "unit, formed once")))
         return failure();
     int64_t k = cast<RankedTensorType>(dot.getLhs().getType()).getDimSize(1);
     return foldInto(
-        dot.getResult(), 0, k,
+        dot.getResult(), "the result of a tile.dot computed element by element",
+        0, k,
         [&](ValueRange index) { return element(dot.getAcc(), index); },
         [&](ValueRange index, Value kk, Value acc) -> FailureOr<Value> {
           FailureOr<Value> a = element(dot.getLhs(), {index[0], kk});
@@ -1700,10 +1744,16 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
     // registers (and across the lanes that share a row), not from memory,
     // where the registers hold it beside the accumulators loops carry.
     if (inType.getRank() == 2 && axis == 1 &&
-        target.reducesAccumulatorRows() &&
-        registersLeftFor(reduce, inType, accValues))
-      if (Value acc = registerEpilogueSource(reduce.getInput()))
-        return reduceRowsInRegisters(reduce, acc, combine);
+        target.reducesAccumulatorRows())
+      if (Value acc = registerEpilogueSource(reduce.getInput())) {
+        if (registersLeftFor(reduce, inType, accValues))
+          return reduceRowsInRegisters(reduce, acc, combine);
+        reportFallback(reduce,
+                       "the rows are reduced from memory, not in the "
+                       "accumulator's registers: no register budget of the "
+                       "role (regs) covers the input beside the accumulators "
+                       "the loops carry");
+      }
     if (failed(prepare(reduce.getInput())))
       return failure();
     auto inIndex = [&](ValueRange index, Value r) {
@@ -1712,7 +1762,8 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
       return in;
     };
     return foldInto(
-        reduce.getResult(), 1, inType.getDimSize(axis),
+        reduce.getResult(), "the reduction's result", 1,
+        inType.getDimSize(axis),
         [&](ValueRange index) {
           return element(reduce.getInput(), inIndex(index, idx(0)));
         },
@@ -2053,7 +2104,7 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
 }
 
 LogicalResult conversion::lowerKernels(
-    ModuleOp module, bool allowUnverified,
+    ModuleOp module, bool allowUnverified, bool reportFallbacks,
     function_ref<std::unique_ptr<LoweringTarget>()> makeTarget) {
   // Reference kernels are specifications (the contracts of others): they
   // are proved against, never run on the GPU.
@@ -2119,7 +2170,7 @@ LogicalResult conversion::lowerKernels(
   b.setInsertionPointToStart(gpuModule.getBody());
   for (tile::KernelOp kernel : kernels) {
     std::unique_ptr<LoweringTarget> target = makeTarget();
-    KernelLowering lowering(kernel, b, *target);
+    KernelLowering lowering(kernel, b, *target, reportFallbacks);
     FailureOr<gpu::GPUFuncOp> func = lowering.run();
     if (failed(func) || failed(legalizeFp8(*func)))
       return failure();

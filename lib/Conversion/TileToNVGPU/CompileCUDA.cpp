@@ -24,7 +24,8 @@ void conversion::buildCompileCUDAPipeline(OpPassManager &pm,
     pm.addPass(verify::createVerifyPass());
   }
   pm.addPass(createConvertTileToNVGPUPass(
-      ConvertTileToNVGPUPassOptions{options.allowUnverified, options.chip}));
+      ConvertTileToNVGPUPassOptions{options.allowUnverified, options.chip,
+                                    options.reportFallbacks}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   gpu::GPUToNVVMPipelineOptions nvvm;

@@ -54,6 +54,7 @@ class NVGPUTarget : public LoweringTarget {
 public:
   StringRef name() const override { return "NVGPU"; }
   StringRef lowering() const override { return "the Hopper lowering"; }
+  StringRef mmaUnit() const override { return "wgmma"; }
   int64_t waveSize() const override { return 32; }
   int64_t ringAlignment() const override { return kRingAlignment; }
   // sm_90's largest dynamic shared memory per CTA (227 KiB).
@@ -550,6 +551,10 @@ NVGPUTarget::prepareMmaOperands(KernelLowering &k, tile::DotOp dot) {
     staged.tile.assign(type.getShape().begin(), type.getShape().end());
     staged.swizzled = true;
     anyStaged = true;
+    k.reportFallback(dot, Twine(i == 0 ? "A" : "B") +
+                              " is copied into shared memory for wgmma by "
+                              "the warpgroup (it is not a slot a TMA copy "
+                              "fills, which wgmma reads in place)");
     // An operand computed from an accumulator (attention's P) goes from
     // the registers into its staging slot.
     if (Value acc = k.registerEpilogueSource(operand)) {
@@ -831,7 +836,7 @@ struct ConvertTileToNVGPUPass
                          << chip << "'";
       return signalPassFailure();
     }
-    if (failed(lowerKernels(module, allowUnverified,
+    if (failed(lowerKernels(module, allowUnverified, reportFallbacks,
                             [] { return std::make_unique<NVGPUTarget>(); })))
       return signalPassFailure();
   }

@@ -39,6 +39,8 @@
 
 #include <functional>
 #include <memory>
+#include <set>
+#include <string>
 
 namespace mlir::tiletag::conversion {
 
@@ -97,6 +99,8 @@ public:
   /// ..."; "the Hopper lowering").
   virtual StringRef name() const = 0;
   virtual StringRef lowering() const = 0;
+  /// The matrix unit's name in messages ("wgmma", "MFMA").
+  virtual StringRef mmaUnit() const = 0;
   /// Threads that execute in lockstep (32 or 64).
   virtual int64_t waveSize() const = 0;
 
@@ -244,8 +248,9 @@ public:
 class KernelLowering {
 public:
   KernelLowering(tile::KernelOp kernel, OpBuilder &builder,
-                 LoweringTarget &target)
-      : kernel(kernel), b(builder), loc(kernel.getLoc()), target(target) {}
+                 LoweringTarget &target, bool reportFallbacks = false)
+      : kernel(kernel), b(builder), loc(kernel.getLoc()), target(target),
+        reportFallbacks(reportFallbacks) {}
 
   FailureOr<gpu::GPUFuncOp> run();
 
@@ -267,10 +272,17 @@ public:
   Value dynamicShared();
   Value electOne(); // i1: the first thread of the group
   void groupBarrier();
-  Value allocBuffer(RankedTensorType type);
+  /// Says at `op`, as a remark, that the lowering takes a slower path for it
+  /// than the target offers (once per op and message), when asked to
+  /// (`report-fallbacks`).
+  void reportFallback(Operation *op, const Twine &what);
+  /// A buffer of `type` in the program's slice of the global workspace, for
+  /// the tile of `op`, reported as a fallback: `why` says what is held.
+  Value allocBuffer(RankedTensorType type, Operation *op, const Twine &why);
   LogicalResult prepare(Value tile, Value inRegisters = Value());
-  /// Puts `tile` in a workspace buffer (for the group, then a barrier).
-  LogicalResult materialize(Value tile);
+  /// Puts `tile` in a workspace buffer (for the group, then a barrier);
+  /// `why` says for which reader (see allocBuffer).
+  LogicalResult materialize(Value tile, const Twine &why);
   FailureOr<Value> element(Value tile, ValueRange idx);
   void forEachElement(ArrayRef<int64_t> shape,
                       function_ref<LogicalResult(ValueRange)> body,
@@ -349,7 +361,7 @@ private:
   } inRegister;
   LogicalResult fillBuffer(Value buffer, Value tile);
   LogicalResult
-  foldInto(Value result, int64_t begin, int64_t end,
+  foldInto(Value result, const Twine &why, int64_t begin, int64_t end,
            function_ref<FailureOr<Value>(ValueRange)> init,
            function_ref<FailureOr<Value>(ValueRange, Value, Value)> step);
   Value globalElement(Value memref, ArrayRef<int64_t> tileShape,
@@ -371,15 +383,19 @@ private:
   StringRef currentRole;
   Value workspace, workspaceBase;
   int64_t workspaceBytes = 0;
+  bool reportFallbacks;
+  std::set<std::pair<Operation *, std::string>> reported;
   DenseSet<Operation *> ghosts; // pure computations that only feed tags
 };
 
 /// Lowers every kernel of `module` that is not only a contract's reference
 /// into one gpu.module (`@tiletag_kernels`) of a gpu.container_module. Each
 /// kernel must have been proved (stamps valid), unless `allowUnverified`,
-/// which warns. `makeTarget` gives a fresh target per kernel.
+/// which warns. `makeTarget` gives a fresh target per kernel. With
+/// `reportFallbacks`, every slower path the lowering takes is a remark
+/// (KernelLowering::reportFallback).
 LogicalResult
-lowerKernels(ModuleOp module, bool allowUnverified,
+lowerKernels(ModuleOp module, bool allowUnverified, bool reportFallbacks,
              function_ref<std::unique_ptr<LoweringTarget>()> makeTarget);
 
 using tile::isFp8;
