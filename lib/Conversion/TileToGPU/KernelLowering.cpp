@@ -1537,6 +1537,60 @@ LogicalResult KernelLowering::reduceRowsInRegisters(
   return status;
 }
 
+/// Whether every reader of slot read `read` is an operand of a matrix-unit
+/// dot in the same block (directly, or through element-wise ops and
+/// transposes its operand is computed by) and nothing between the read and
+/// the last of those dots can let the slot be refilled: no arrive, barrier,
+/// copy, write or control flow, only pure ops, other reads, tags and
+/// matrix-unit regions with their commits and waits. The dots then take the
+/// slot's elements where they run (staging attention's K^T straight from its
+/// slot), and no copy is needed.
+bool KernelLowering::readByMmaBeforeRelease(tile::ReadOp read) {
+  Block *block = read->getBlock();
+  Operation *last = read;
+  SmallVector<Value> work{read.getResult()};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<tag::TagDialect>(user->getDialect()) || ghosts.contains(user))
+        continue;
+      auto dot = dyn_cast<tile::DotOp>(user);
+      if (dot && mmaDots.contains(dot) && use.getOperandNumber() < 2) {
+        Operation *top = block->findAncestorOpInBlock(*dot);
+        if (!top)
+          return false;
+        if (last->isBeforeInBlock(top))
+          last = top;
+        continue;
+      }
+      if (user->getBlock() == block &&
+          (isElementwise(user) || isa<tile::TransposeOp>(user))) {
+        work.push_back(user->getResult(0));
+        continue;
+      }
+      return false;
+    }
+  }
+  for (Operation *op = read->getNextNode(); op != last; op = op->getNextNode()) {
+    if (op->getNumRegions() == 0 &&
+        (isPure(op) || isa<tile::ReadOp>(op) ||
+         isa<tag::TagDialect>(op->getDialect())))
+      continue;
+    if (auto async = dyn_cast<schedule::AsyncOp>(op);
+        async && target.isMmaUnit(async.getUnit()))
+      continue;
+    if (auto commit = dyn_cast<schedule::CommitGroupOp>(op);
+        commit && target.isMmaUnit(commit.getUnit()))
+      continue;
+    if (auto wait = dyn_cast<schedule::WaitGroupOp>(op);
+        wait && target.isMmaUnit(wait.getUnit()))
+      continue;
+    return false;
+  }
+  return true;
+}
+
 /// Whether the current role's copy of the kernel uses a result of `op`
 /// (which sits outside every role), directly or through other such ops.
 bool KernelLowering::neededByCurrentRole(Operation *op) {
@@ -1667,7 +1721,9 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
     tiles[read.getResult()] = {TileRep::Shared, nullptr,
                                slotIndex(*ring, slotIdx), ring};
     // Only the matrix unit reads the slot in place; others take a copy now,
-    // before the slot can be released and refilled.
+    // before the slot can be released and refilled, unless they are
+    // matrix-unit dots that take the slot's elements before anything can
+    // release it.
     Value v = read.getResult();
     bool onlyMma = llvm::all_of(v.getUsers(), [&](Operation *user) {
       auto dot = dyn_cast<tile::DotOp>(user);
@@ -1675,7 +1731,7 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
               target.readsInPlace(*this, v)) ||
              isa<tag::TagDialect>(user->getDialect()) || ghosts.contains(user);
     });
-    if (!onlyMma)
+    if (!onlyMma && !readByMmaBeforeRelease(read))
       return materialize(read.getResult(),
                          "a copy of the slot for readers other than the "
                          "matrix unit");

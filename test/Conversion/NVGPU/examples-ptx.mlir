@@ -21,7 +21,10 @@
 // P V accumulator but not the scores' 64 beside it and the rest ptxas needs,
 // so the scores go through memory there.
 // RUN: tiletag-opt %examples/attention.mlir --tiletag-verify --tiletag-convert-to-nvgpu | FileCheck %s --check-prefix=ATTN-IR
+// The workspace holds Q and the row statistics (d128: and the scores); K^T
+// is staged for wgmma straight from its slot, not copied out first.
 // ATTN-IR-LABEL: gpu.func @attention_fwd_d64(
+// ATTN-IR-SAME: workspace_bytes = 19456
 // ATTN-IR: scf.for {{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>>)
 // ATTN-IR: gpu.shuffle  xor %{{.*}}, %c1_i32{{.*}} : f32
 // ATTN-IR: gpu.shuffle  xor %{{.*}}, %c2_i32{{.*}} : f32
@@ -32,6 +35,7 @@
 // ATTN-IR: %[[ACC64:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to !nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>>
 // ATTN-IR: nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %[[ACC64]]
 // ATTN-IR-LABEL: gpu.func @attention_fwd_d128(
+// ATTN-IR-SAME: workspace_bytes = 68608
 // ATTN-IR: scf.for {{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>)
 // ATTN-IR-NOT: gpu.shuffle  xor
 // ATTN-IR: llvm.insertvalue

@@ -347,6 +347,7 @@ private:
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitWrite(tile::WriteOp op);
   bool readsAccumulator(Value tile);
+  bool readByMmaBeforeRelease(tile::ReadOp read);
   Value registerSourceOf(Value tile);
   bool registersLeftFor(Operation *op, RankedTensorType extra,
                         const DenseSet<Value> &held);
