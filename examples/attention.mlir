@@ -3,11 +3,13 @@
 // and O, f32 statistics and accumulator.
 //
 // Q, K, V, O are [B*H, S, D] with S symbolic. One program computes a block
-// of 128 queries of one (batch, head). K and V blocks of 64 keys stream
-// through 2-slot shared ring buffers: a producer warpgroup issues TMA copies
-// that complete on full[j mod 2]; a consumer warpgroup waits, computes the
-// scores with wgmma, updates the softmax and accumulates P V, then releases
-// the slot on empty[j mod 2].
+// of 128 queries of one (batch, head). The producer warpgroup copies the
+// query block by TMA into a slot of its own (complete on q_full), which the
+// consumer's wgmma reads in place at every key step. K and V blocks of 64
+// keys stream through 2-slot shared ring buffers: the producer issues TMA
+// copies that complete on full[j mod 2]; the consumer warpgroup waits,
+// computes the scores with wgmma, updates the softmax and accumulates P V,
+// then releases the slot on empty[j mod 2].
 //
 // %causal selects the causal variant: query row r sees keys c <= r only, so
 // the key loop stops after the diagonal block and masks inside it. Keys past
@@ -51,7 +53,20 @@ tile.kernel @attention_fwd_d64(%Q: memref<?x?x64xbf16> {tile.name = "Q"},
   %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<2>
   %empty = schedule.mbarrier.init count 1 : !schedule.mbarrier<2>
 
-  %q = tile.load %Q[%pbh, %pq, %c0] padding(0.0 : bf16) : memref<?x?x64xbf16> -> tensor<128x64xbf16>
+  // The query block, by TMA into a slot of its own that the consumer's
+  // wgmma reads in place every key step.
+  %q_ring = tile.alloc_shared : memref<1x128x64xbf16, #gpu.address_space<workgroup>>
+  %q_full = schedule.mbarrier.init count 1 : !schedule.mbarrier<1>
+  schedule.role "producer" warpgroups [0] {
+    schedule.mbarrier.arrive_expect_tx %q_full[%c0], 16384 : !schedule.mbarrier<1>
+    schedule.async tma arrive %q_full[%c0] : !schedule.mbarrier<1> {
+      tile.copy %Q[%pbh, %pq, %c0] -> %q_ring[%c0] padding(0.0 : bf16)
+          : memref<?x?x64xbf16> -> memref<1x128x64xbf16, #gpu.address_space<workgroup>>
+    }
+  }
+  schedule.role "consumer" warpgroups [1] {
+    schedule.mbarrier.wait %q_full[%c0], %c0 : !schedule.mbarrier<1>, index
+  }
   %scale = arith.constant dense<0.125> : tensor<128x64xf32>
   %neg_inf = arith.constant dense<0xFF800000> : tensor<128x64xf32>
   %m0 = arith.constant dense<0xFF800000> : tensor<128xf32>
@@ -92,6 +107,8 @@ tile.kernel @attention_fwd_d64(%Q: memref<?x?x64xbf16> {tile.name = "Q"},
 
     %next:3 = schedule.role "consumer" warpgroups [1] regs 240 {
       schedule.mbarrier.wait %full[%slot], %parity : !schedule.mbarrier<2>, index
+      %q = tile.read %q_ring[%c0]
+          : memref<1x128x64xbf16, #gpu.address_space<workgroup>> -> tensor<128x64xbf16>
       %k = tile.read %k_ring[%slot]
           : memref<2x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x64xbf16>
       %v = tile.read %v_ring[%slot]
@@ -196,7 +213,20 @@ tile.kernel @attention_fwd_d128(%Q: memref<?x?x128xbf16> {tile.name = "Q"},
   %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<2>
   %empty = schedule.mbarrier.init count 1 : !schedule.mbarrier<2>
 
-  %q = tile.load %Q[%pbh, %pq, %c0] padding(0.0 : bf16) : memref<?x?x128xbf16> -> tensor<128x128xbf16>
+  // The query block, by TMA into a slot of its own that the consumer's
+  // wgmma reads in place every key step.
+  %q_ring = tile.alloc_shared : memref<1x128x128xbf16, #gpu.address_space<workgroup>>
+  %q_full = schedule.mbarrier.init count 1 : !schedule.mbarrier<1>
+  schedule.role "producer" warpgroups [0] {
+    schedule.mbarrier.arrive_expect_tx %q_full[%c0], 32768 : !schedule.mbarrier<1>
+    schedule.async tma arrive %q_full[%c0] : !schedule.mbarrier<1> {
+      tile.copy %Q[%pbh, %pq, %c0] -> %q_ring[%c0] padding(0.0 : bf16)
+          : memref<?x?x128xbf16> -> memref<1x128x128xbf16, #gpu.address_space<workgroup>>
+    }
+  }
+  schedule.role "consumer" warpgroups [1] {
+    schedule.mbarrier.wait %q_full[%c0], %c0 : !schedule.mbarrier<1>, index
+  }
   %scale = arith.constant dense<0.08838834764831843> : tensor<128x64xf32>
   %neg_inf = arith.constant dense<0xFF800000> : tensor<128x64xf32>
   %m0 = arith.constant dense<0xFF800000> : tensor<128xf32>
@@ -237,6 +267,8 @@ tile.kernel @attention_fwd_d128(%Q: memref<?x?x128xbf16> {tile.name = "Q"},
 
     %next:3 = schedule.role "consumer" warpgroups [1] regs 256 {
       schedule.mbarrier.wait %full[%slot], %parity : !schedule.mbarrier<2>, index
+      %q = tile.read %q_ring[%c0]
+          : memref<1x128x128xbf16, #gpu.address_space<workgroup>> -> tensor<128x128xbf16>
       %k = tile.read %k_ring[%slot]
           : memref<2x64x128xbf16, #gpu.address_space<workgroup>> -> tensor<64x128xbf16>
       %v = tile.read %v_ring[%slot]

@@ -217,6 +217,53 @@ LogicalResult KernelLowering::fail(Operation *op, const Twine &msg) {
 // Planning
 //===----------------------------------------------------------------------===//
 
+/// One branch per role name runs every op of that role (see run()), on the
+/// warpgroups and with the register budget of the role: its ops must agree
+/// on the warpgroups, and on the budget where they state one.
+LogicalResult KernelLowering::planRoles() {
+  LogicalResult status = success();
+  kernel.walk([&](schedule::RoleOp role) {
+    auto first = llvm::find_if(roles, [&](schedule::RoleOp r) {
+      return r.getName() == role.getName();
+    });
+    if (first == roles.end()) {
+      roles.push_back(role);
+    } else if (first->getWarpgroups() != role.getWarpgroups()) {
+      InFlightDiagnostic d =
+          role.emitOpError()
+          << "cannot be lowered to " << target.name() << ": role \""
+          << role.getName()
+          << "\" runs on other warpgroups here than where it first appears; "
+             "a role is one branch on the warpgroup index";
+      d.attachNote(first->getLoc()) << "first appears here";
+      status = failure();
+      return;
+    }
+    if (std::optional<uint64_t> regs = role.getRegs()) {
+      auto [it, inserted] = roleRegs.try_emplace(role.getName(), *regs, role);
+      if (!inserted && it->second.first != *regs) {
+        InFlightDiagnostic d =
+            role.emitOpError()
+            << "cannot be lowered to " << target.name() << ": role \""
+            << role.getName() << "\" states regs " << *regs
+            << " here and " << it->second.first
+            << " elsewhere; a role has one register budget (setmaxnreg at "
+               "its entry)";
+        d.attachNote(it->second.second.getLoc()) << "the other budget";
+        status = failure();
+      }
+    }
+  });
+  return status;
+}
+
+std::optional<uint64_t> KernelLowering::registerBudget(schedule::RoleOp role) {
+  auto it = roleRegs.find(role.getName());
+  if (it == roleRegs.end())
+    return std::nullopt;
+  return it->second.first;
+}
+
 Ring *KernelLowering::ringOf(Value buffer) {
   auto it = rings.find(buffer);
   return it == rings.end() ? nullptr : &it->second;
@@ -1488,7 +1535,10 @@ static constexpr int64_t kRegistersBesideTiles = 112;
 bool KernelLowering::registersLeftFor(Operation *op, RankedTensorType extra,
                                       const DenseSet<Value> &held) {
   auto role = op->getParentOfType<schedule::RoleOp>();
-  if (!role || !role.getRegs())
+  std::optional<uint64_t> budget;
+  if (role)
+    budget = registerBudget(role);
+  if (!budget)
     return false;
   int64_t threads =
       kWarpgroupThreads * static_cast<int64_t>(role.getWarpgroups().size());
@@ -1501,7 +1551,7 @@ bool KernelLowering::registersLeftFor(Operation *op, RankedTensorType extra,
     for (BlockArgument arg : loop.getRegionIterArgs())
       if (held.contains(arg))
         needed += perThread(arg.getType());
-  return needed <= static_cast<int64_t>(*role.getRegs());
+  return needed <= static_cast<int64_t>(*budget);
 }
 
 /// A row reduction of a tile computed from accumulator `acc`, in the
@@ -1928,7 +1978,8 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
                         "not implemented by " +
                             target.lowering() +
                             " yet; launch the kernel without a cluster");
-  if (failed(planShared()) || failed(target.planAsyncCopies(*this)))
+  if (failed(planRoles()) || failed(planShared()) ||
+      failed(target.planAsyncCopies(*this)))
     return failure();
   kernel.walk([&](schedule::AsyncOp async) {
     asyncStores |= target.isCopyUnit(async.getUnit()) && isAsyncStore(async);
@@ -1982,13 +2033,6 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
       }
     });
   }
-  kernel.walk([&](schedule::RoleOp role) {
-    if (llvm::none_of(roles, [&](schedule::RoleOp r) {
-          return r.getName() == role.getName();
-        }))
-      roles.push_back(role);
-  });
-
   // Signature: the kernel's operands, the target's (tensor maps), and the
   // workspace.
   SmallVector<Type> argTypes(kernel.getArgumentTypes());

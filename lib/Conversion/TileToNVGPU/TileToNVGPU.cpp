@@ -320,10 +320,9 @@ LogicalResult NVGPUTarget::annotate(KernelLowering &k, gpu::GPUFuncOp func) {
   // The roles' register budgets (setmaxnreg) hold while they run: resident
   // programs share the SM's 64 Ki registers.
   int64_t budget = 0;
-  k.kernel.walk([&](schedule::RoleOp role) {
-    if (std::optional<uint64_t> regs = role.getRegs())
+  for (schedule::RoleOp role : k.roles)
+    if (std::optional<uint64_t> regs = k.registerBudget(role))
       budget += *regs * kWarpgroupThreads * role.getWarpgroups().size();
-  });
   constexpr int64_t kRegistersPerSM = 64 * 1024;
   if (k.occupancy && k.occupancy * budget > kRegistersPerSM)
     return k.fail(k.kernel,
@@ -364,7 +363,7 @@ void NVGPUTarget::prologue(KernelLowering &k) {
 }
 
 LogicalResult NVGPUTarget::enterRole(KernelLowering &k, schedule::RoleOp role) {
-  if (auto regs = role.getRegs()) {
+  if (std::optional<uint64_t> regs = k.registerBudget(role)) {
     auto action = *regs <= 128 ? NVVM::SetMaxRegisterAction::decrease
                                : NVVM::SetMaxRegisterAction::increase;
     NVVM::SetMaxRegisterOp::create(

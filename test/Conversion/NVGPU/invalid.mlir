@@ -192,3 +192,45 @@ tile.kernel @deep_k(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf
   tile.store %d, %C[%c0, %c0] : tensor<64x128xf32> -> memref<?x?xf32>
   tile.return
 }
+
+// -----
+
+// A role is one branch on the warpgroup index with one register budget
+// (setmaxnreg at its entry): its ops may state the budget once or repeat
+// it, not state two.
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @two_budgets(%X: memref<?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 2>} {
+  %c0 = arith.constant 0 : index
+  // expected-note @+1 {{the other budget}}
+  schedule.role "consumer" warpgroups [1] regs 232 {
+    %t = tile.load %X[%c0] padding(0.0 : f32) : memref<?xf32> -> tensor<32xf32>
+    tile.store %t, %X[%c0] : tensor<32xf32> -> memref<?xf32>
+  }
+  // expected-error @+1 {{cannot be lowered to NVGPU: role "consumer" states regs 240 here and 232 elsewhere; a role has one register budget (setmaxnreg at its entry)}}
+  schedule.role "consumer" warpgroups [1] regs 240 {
+    %t = tile.load %X[%c0] padding(0.0 : f32) : memref<?xf32> -> tensor<32xf32>
+    tile.store %t, %X[%c0] : tensor<32xf32> -> memref<?xf32>
+  }
+  tile.return
+}
+
+// -----
+
+// Nor may a role's ops run on different warpgroups.
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @two_homes(%X: memref<?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 2>} {
+  %c0 = arith.constant 0 : index
+  // expected-note @+1 {{first appears here}}
+  schedule.role "worker" warpgroups [0] {
+    %t = tile.load %X[%c0] padding(0.0 : f32) : memref<?xf32> -> tensor<32xf32>
+    tile.store %t, %X[%c0] : tensor<32xf32> -> memref<?xf32>
+  }
+  // expected-error @+1 {{cannot be lowered to NVGPU: role "worker" runs on other warpgroups here than where it first appears; a role is one branch on the warpgroup index}}
+  schedule.role "worker" warpgroups [1] {
+    %t = tile.load %X[%c0] padding(0.0 : f32) : memref<?xf32> -> tensor<32xf32>
+    tile.store %t, %X[%c0] : tensor<32xf32> -> memref<?xf32>
+  }
+  tile.return
+}

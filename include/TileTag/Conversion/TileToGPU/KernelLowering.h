@@ -36,6 +36,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <functional>
 #include <memory>
@@ -262,6 +263,8 @@ public:
   }
   LogicalResult fail(Operation *op, const Twine &msg);
   Ring *ringOf(Value buffer);
+  /// The register budget (`regs`) that `role`'s ops state, if any.
+  std::optional<uint64_t> registerBudget(schedule::RoleOp role);
   Value slotIndex(Ring &ring, ValueRange slotIdx);
   /// Byte of `ring`'s slot `slot` from the aligned shared-memory base.
   Value slotByte(Ring &ring, Value slot);
@@ -323,7 +326,7 @@ public:
   // must not depend on pointer values.
   SetVector<Operation *> mmaDots;
   DenseSet<Value> accValues; // tiles held as accumulators
-  SmallVector<schedule::RoleOp> roles;
+  SmallVector<schedule::RoleOp> roles; // the first op of each role
   bool asyncStores = false; // a copy region stores (shared to global)
 
   // Emission state.
@@ -335,6 +338,7 @@ public:
   DenseSet<Operation *> consumed; // ops folded into another's lowering
 
 private:
+  LogicalResult planRoles();
   LogicalResult planShared();
   void planAccumulators();
 
@@ -381,6 +385,8 @@ private:
 
   DenseMap<Value, Value> mbarrierGroups;
   DenseSet<Value> absent; // values of other roles
+  // Per role name: its budget and the op that states it.
+  llvm::StringMap<std::pair<uint64_t, schedule::RoleOp>> roleRegs;
   StringRef currentRole;
   Value workspace, workspaceBase;
   int64_t workspaceBytes = 0;
