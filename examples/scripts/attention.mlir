@@ -3,7 +3,12 @@
 // tiles of each key block staged through 2-slot shared rings, a TMA producer
 // and a consumer warpgroup on full/empty mbarriers, both dots on wgmma. The
 // scores are used within the step, and the rescaled accumulator at the next
-// one, so every group is waited for at once (wait_depth 0).
+// one, so every group is waited for at once (wait_depth 0). The consumer
+// gets 256 registers: the lowering keeps d128's P V accumulator (128 a
+// thread) and d64's scores beside its accumulator (64 + 64) in registers
+// only where the role's budget covers them and 112 more; with 232, d128's
+// accumulator went through the workspace (64 KiB stored, read back and
+// added at every key step).
 //
 //   tiletag-opt examples/naive/attention.mlir \
 //     --transform-preload-library="transform-library-paths=examples/scripts/attention.mlir" \
@@ -14,7 +19,7 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %staged = transform.tiletag.stage_loads %kv_loop stages(2)
         : (!transform.any_op) -> !transform.any_op
-    %specialized = transform.tiletag.warp_specialize %staged {producer_regs = 40, consumer_regs = 232}
+    %specialized = transform.tiletag.warp_specialize %staged {producer_regs = 40, consumer_regs = 256}
         : (!transform.any_op) -> !transform.any_op
     %async = transform.tiletag.async_mma %specialized wait_depth(0)
         : (!transform.any_op) -> !transform.any_op
