@@ -314,6 +314,18 @@ struct LoopCounts {
   int64_t tightestMmaWait = INT64_MAX;
 };
 
+/// Whether `v` may differ between the runs of `user` that the innermost
+/// loop around `user` makes (true outside loops: each run counts once).
+static bool changesInInnermostLoop(Value v, Operation *user) {
+  auto loop = user->getParentOfType<scf::ForOp>();
+  if (!loop)
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    def = cast<BlockArgument>(v).getOwner()->getParentOp();
+  return loop->isAncestor(def);
+}
+
 /// Whether the TMA store `copy` may still be in flight after the first
 /// `wait_group tma` after it in its block (one with `pending` at least 1),
 /// or after the block (no such wait there).
@@ -618,9 +630,12 @@ private:
         step.cudaOps += flops / 2 * (1 + 2 * kFp8DecodeOps);
       }
       // An operand that is not a ring slot is stored into shared memory by
-      // the threads, element by element, before the MMA reads it.
+      // the threads, element by element, before the MMA reads it; one that
+      // the innermost loop around the dot does not change is stored once,
+      // before that loop (the Hopper lowering's enterLoop), not charged.
       for (Value operand : {dot.getLhs(), dot.getRhs()})
-        if (!operand.getDefiningOp<tile::ReadOp>())
+        if (!operand.getDefiningOp<tile::ReadOp>() &&
+            changesInInnermostLoop(operand, dot))
           step.cudaOps += static_cast<double>(
               cast<ShapedType>(operand.getType()).getNumElements());
     } else if (auto load = dyn_cast<tile::LoadOp>(op)) {

@@ -264,6 +264,11 @@ std::optional<uint64_t> KernelLowering::registerBudget(schedule::RoleOp role) {
   return it->second.first;
 }
 
+bool KernelLowering::inCurrentRole(Operation *op) {
+  auto role = op->getParentOfType<schedule::RoleOp>();
+  return role ? role.getName() == currentRole : roles.empty();
+}
+
 Ring *KernelLowering::ringOf(Value buffer) {
   auto it = rings.find(buffer);
   return it == rings.end() ? nullptr : &it->second;
@@ -1349,6 +1354,8 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
   }
   if (llvm::any_of(buffers, [](Value v) { return v; }))
     groupBarrier();
+  if (failed(target.enterLoop(*this, op)))
+    return failure();
 
   auto loop = scf::ForOp::create(b, loc, scalar(op.getLowerBound()),
                                  scalar(op.getUpperBound()),
@@ -1607,8 +1614,13 @@ bool KernelLowering::readByMmaBeforeRelease(tile::ReadOp read) {
         continue;
       auto dot = dyn_cast<tile::DotOp>(user);
       if (dot && mmaDots.contains(dot) && use.getOperandNumber() < 2) {
-        Operation *top = block->findAncestorOpInBlock(*dot);
-        if (!top)
+        // The dot itself, or its matrix-unit region, must be in the block:
+        // inside a loop or a branch it could run after a release there.
+        Operation *top = dot;
+        if (auto async = dyn_cast<schedule::AsyncOp>(dot->getParentOp());
+            async && target.isMmaUnit(async.getUnit()))
+          top = async;
+        if (top->getBlock() != block)
           return false;
         if (last->isBeforeInBlock(top))
           last = top;

@@ -95,6 +95,9 @@ public:
   bool isMmaUnit(schedule::AsyncUnit unit) const override {
     return unit == schedule::AsyncUnit::wgmma;
   }
+  LogicalResult enterLoop(KernelLowering &k, scf::ForOp loop) override;
+  FailureOr<Value> stageOperand(KernelLowering &k, tile::DotOp dot,
+                                unsigned i);
   FailureOr<SmallVector<Value>> prepareMmaOperands(KernelLowering &k,
                                                    tile::DotOp dot) override;
   FailureOr<Value> emitMma(KernelLowering &k, tile::DotOp dot,
@@ -149,6 +152,9 @@ private:
   SmallVector<Value> descriptors; // per tensor map, as !nvgpu.tensormap
   // (wgmma dot, operand) -> shared memory of the operand staged for it.
   DenseMap<std::pair<Operation *, unsigned>, int64_t> stagingOffset;
+  // Staged operands that were staged once, before a loop they do not change
+  // in.
+  DenseSet<std::pair<Operation *, unsigned>> stagedBeforeLoop;
   bool usesWgmma = false;
   // The kernel accesses what TMA stores write other than by TMA stores.
   bool storedMemoryReused = false;
@@ -523,69 +529,116 @@ LogicalResult NVGPUTarget::emitCommitGroup(KernelLowering &k,
   return success();
 }
 
-/// Each operand: its slot in place, or staged by the group (swizzled like a
-/// TMA slot), with the writes made visible to the async proxy wgmma reads
-/// through. Returns the byte (from the aligned base) where each operand's
-/// tile starts.
-FailureOr<SmallVector<Value>>
-NVGPUTarget::prepareMmaOperands(KernelLowering &k, tile::DotOp dot) {
+/// Stages operand `i` of `dot` into its own swizzled shared memory (by the
+/// group; the caller fences and meets): from the registers where it is
+/// computed from an accumulator (attention's P), else element by element.
+/// Returns its byte from the aligned base.
+FailureOr<Value> NVGPUTarget::stageOperand(KernelLowering &k, tile::DotOp dot,
+                                           unsigned i) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  Value operand = dot->getOperand(i);
+  auto type = cast<RankedTensorType>(operand.getType());
+  Type et = type.getElementType();
+  int64_t offset = stagingOffset.lookup({dot, i});
+  Value base = arith::AddIOp::create(b, loc, k.ringBase, k.idx(offset));
+  Ring staged;
+  staged.type = MemRefType::get(type.getShape(), et);
+  staged.offset = offset;
+  staged.tile.assign(type.getShape().begin(), type.getShape().end());
+  staged.swizzled = true;
+  if (Value acc = k.registerEpilogueSource(operand)) {
+    if (failed(k.forEachEpilogueRun(
+            operand, acc, [&](ArrayRef<Value> elements, Value row, Value col) {
+              k.storeRunToSlot(staged, k.idx(0), elements, row, col);
+            })))
+      return failure();
+    return base;
+  }
+  if (failed(k.prepare(operand)))
+    return failure();
+  auto viewType = MemRefType::get({type.getNumElements()}, et,
+                                  MemRefLayoutAttrInterface(), space);
+  LogicalResult status = success();
+  k.forEachElement(
+      type.getShape(),
+      [&](ValueRange index) -> LogicalResult {
+        FailureOr<Value> e = k.element(operand, index);
+        if (failed(e))
+          return failure();
+        Value view = memref::ViewOp::create(b, loc, viewType,
+                                            k.dynamicShared(), base,
+                                            ValueRange{});
+        memref::StoreOp::create(b, loc, *e, view,
+                                k.sharedElementIndex(staged, k.idx(0), index));
+        return success();
+      },
+      status);
+  if (failed(status))
+    return failure();
+  return base;
+}
+
+/// A staged operand of a wgmma dot in `loop` that the loop does not change
+/// (attention's queries, loaded before the key loop) is staged once here,
+/// not at every iteration: its staging memory is its own, and nothing else
+/// writes it.
+LogicalResult NVGPUTarget::enterLoop(KernelLowering &k, scf::ForOp loop) {
+  bool any = false;
+  for (Operation *op : k.mmaDots) {
+    auto dot = cast<tile::DotOp>(op);
+    if (!loop->isProperAncestor(dot) || !k.inCurrentRole(dot))
+      continue;
+    for (unsigned i : {0u, 1u}) {
+      Value operand = dot->getOperand(i);
+      Operation *def = operand.getDefiningOp();
+      if (!def)
+        def = cast<BlockArgument>(operand).getOwner()->getParentOp();
+      if (loop->isAncestor(def) || inPlaceOperand(k, operand) ||
+          stagedBeforeLoop.contains({dot, i}) || !k.tiles.count(operand))
+        continue;
+      if (failed(stageOperand(k, dot, i)))
+        return failure();
+      k.reportFallback(dot, Twine(i == 0 ? "A" : "B") +
+                                " is copied into shared memory for wgmma "
+                                "once, before the loop it does not change "
+                                "in (it is not a slot a TMA copy fills)");
+      stagedBeforeLoop.insert({dot, i});
+      any = true;
+    }
+  }
+  if (any) {
+    proxyFence(k);
+    k.groupBarrier();
+  }
+  return success();
+}
+
+/// Each operand: its slot in place, its staging memory where it was staged
+/// before the loop, or staged now by the group, with the writes made visible
+/// to the async proxy wgmma reads through. Returns the byte (from the
+/// aligned base) where each operand's tile starts.
+FailureOr<SmallVector<Value>>
+NVGPUTarget::prepareMmaOperands(KernelLowering &k, tile::DotOp dot) {
   bool anyStaged = false;
   auto operandBase = [&](unsigned i) -> FailureOr<Value> {
     Value operand = dot->getOperand(i);
-    auto type = cast<RankedTensorType>(operand.getType());
-    Type et = type.getElementType();
     if (tile::ReadOp read = inPlaceOperand(k, operand)) {
       Ring *ring = k.ringOf(read.getBuffer());
       return k.slotByte(*ring, k.slotIndex(*ring, k.lowered(read.getIndices())));
     }
-    Value base = arith::AddIOp::create(b, loc, k.ringBase,
-                                       k.idx(stagingOffset.lookup({dot, i})));
-    Ring staged;
-    staged.type = MemRefType::get(type.getShape(), et);
-    staged.offset = stagingOffset.lookup({dot, i});
-    staged.tile.assign(type.getShape().begin(), type.getShape().end());
-    staged.swizzled = true;
+    if (stagedBeforeLoop.contains({dot, i}))
+      return arith::AddIOp::create(k.b, k.loc, k.ringBase,
+                                   k.idx(stagingOffset.lookup({dot, i})))
+          .getResult();
     anyStaged = true;
     k.reportFallback(dot, Twine(i == 0 ? "A" : "B") +
                               " is copied into shared memory for wgmma by "
                               "the warpgroup (it is not a slot a TMA copy "
                               "fills, which wgmma reads in place)");
-    // An operand computed from an accumulator (attention's P) goes from
-    // the registers into its staging slot.
-    if (Value acc = k.registerEpilogueSource(operand)) {
-      if (failed(k.forEachEpilogueRun(
-              operand, acc,
-              [&](ArrayRef<Value> elements, Value row, Value col) {
-                k.storeRunToSlot(staged, k.idx(0), elements, row, col);
-              })))
-        return failure();
-      return base;
-    }
-    if (failed(k.prepare(operand)))
-      return failure();
-    auto viewType = MemRefType::get({type.getNumElements()}, et,
-                                    MemRefLayoutAttrInterface(), space);
-    LogicalResult status = success();
-    k.forEachElement(
-        type.getShape(),
-        [&](ValueRange index) -> LogicalResult {
-          FailureOr<Value> e = k.element(operand, index);
-          if (failed(e))
-            return failure();
-          Value view = memref::ViewOp::create(
-              b, loc, viewType, k.dynamicShared(), base, ValueRange{});
-          memref::StoreOp::create(b, loc, *e, view,
-                                  k.sharedElementIndex(staged, k.idx(0), index));
-          return success();
-        },
-        status);
-    if (failed(status))
-      return failure();
-    return base;
+    return stageOperand(k, dot, i);
   };
   FailureOr<Value> baseA = operandBase(0);
   FailureOr<Value> baseB = operandBase(1);

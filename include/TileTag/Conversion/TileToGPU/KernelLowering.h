@@ -175,6 +175,12 @@ public:
   /// reads them (staging them if needed); returns what emitMma takes.
   virtual FailureOr<SmallVector<Value>>
   prepareMmaOperands(KernelLowering &k, tile::DotOp dot) = 0;
+  /// Called before `loop` is emitted (its copy in the current role): a
+  /// target may prepare there what the matrix-unit dots in it read and the
+  /// loop does not change.
+  virtual LogicalResult enterLoop(KernelLowering &k, scf::ForOp loop) {
+    return success();
+  }
   /// Emits `dot` on the matrix unit: `acc` + lhs * rhs, with the operands
   /// prepareMmaOperands returned; `async` is its region if it has one.
   /// Returns the new accumulator.
@@ -262,6 +268,9 @@ public:
     return llvm::map_to_vector(values, [&](Value v) { return scalar(v); });
   }
   LogicalResult fail(Operation *op, const Twine &msg);
+  /// Whether `op` is emitted in the code being built: it is in the current
+  /// role (or, in a kernel without roles, anywhere).
+  bool inCurrentRole(Operation *op);
   Ring *ringOf(Value buffer);
   /// The register budget (`regs`) that `role`'s ops state, if any.
   std::optional<uint64_t> registerBudget(schedule::RoleOp role);
