@@ -111,6 +111,27 @@ def test_compile_for_amd():
         hopper.compile(chip="gfx942")
 
 
+def test_fallbacks():
+    # The pipelined GEMM takes no slower path; the plain one loads its tiles
+    # into the workspace and stages both wgmma operands.
+    assert tt.parse_file(os.path.join(EXAMPLES, "gemm.mlir")).fallbacks() == []
+    naive = tt.parse_file(os.path.join(EXAMPLES, "naive", "gemm.mlir"))
+    found = naive.fallbacks()
+    messages = [d["message"] for d in found]
+    assert sum("the loaded tile" in m for m in messages) == 2, messages
+    assert any(m.startswith("A is copied into shared memory") for m in messages)
+    assert all(d["severity"] == "remark" and d["line"] > 0 for d in found)
+    # On CDNA the dot runs on MFMA from where its operands are held.
+    amd = [d["message"] for d in naive.fallbacks(chip="gfx942")]
+    assert amd and not any("copied into shared memory" in m for m in amd)
+    # The module itself is not lowered.
+    assert naive.kernel("gemm").name == "gemm"
+    with pytest.raises(tt.MLIRError, match="sm_90a"):
+        naive.fallbacks(chip="sm_80")
+    with pytest.raises(ValueError, match="chip name"):
+        naive.fallbacks(chip="sm_90a report-fallbacks=false")
+
+
 def test_compile_refuses_a_kernel_that_does_not_verify():
     text = open(os.path.join(EXAMPLES, "gemm.mlir")).read()
     broken = "\n".join(l for l in text.split("\n")

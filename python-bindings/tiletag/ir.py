@@ -342,6 +342,29 @@ class Module:
             raise TileTagError("expected one GPU binary, got %d" % len(binaries))
         return binaries[0].decode() if formats[format] == "isa" else binaries[0]
 
+    def fallbacks(self, chip="sm_90a"):
+        """The slower paths the lowering for `chip` would take than the
+        target offers (a dot on the SIMT cores, a wgmma operand staged
+        through shared memory, a tile held in the global workspace), as
+        diagnostic dicts whose `message` says what it costs and why: the
+        remarks of --tiletag-convert-to-nvgpu=report-fallbacks (or -amdgpu
+        for a gfx chip), one per op and reason. An empty list: none. The
+        kernels are proved first; the module is left as it is."""
+        lowering = ("tiletag-convert-to-amdgpu" if chip.startswith("gfx")
+                    else "tiletag-convert-to-nvgpu")
+        if not chip or not all(c.isalnum() or c == "_" for c in chip):
+            raise ValueError("not a chip name: %r" % chip)
+        pipeline = ("builtin.module(tiletag-verify,%s{chip=%s report-fallbacks=true})"
+                    % (lowering, chip))
+        copy = self.clone()
+        self.context._diagnostics()
+        try:
+            copy.run_pipeline(pipeline)
+        except MLIRError as e:
+            raise MLIRError("cannot lower for %s" % chip, e.diagnostics) from None
+        return [d for d in self.context._diagnostics()
+                if d["severity"] == "remark"]
+
     def print(self, debug_info=False, generic=False):
         return self.operation.print(debug_info, generic)
 
