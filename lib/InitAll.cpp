@@ -16,6 +16,8 @@
 #include "TileTag/Dialect/Tile/Transforms/Passes.h"
 #if TILETAG_ENABLE_VERIFICATION
 #include "TileTag/Conversion/Passes.h"
+#include "TileTag/Conversion/TileToGPU/KernelLowering.h"
+#include "TileTag/CostModel/CostModel.h"
 #include "TileTag/TransformOps/TileTagTransformOps.h"
 #include "TileTag/Verification/Passes.h"
 #endif
@@ -72,6 +74,38 @@ void mlir::tiletag::registerAllDialects(DialectRegistry &registry) {
   mlir::registerAllToLLVMIRTranslations(registry);
 }
 
+#if TILETAG_ENABLE_VERIFICATION
+namespace mlir::tiletag {
+/// The cost model charges the global-workspace traffic of the lowering of
+/// the chip it models, as the lowering would plan it.
+static void registerWorkspacePlanners() {
+  auto planner = [](std::function<std::unique_ptr<conversion::LoweringTarget>()>
+                        makeTarget) {
+    return [makeTarget](tile::KernelOp kernel)
+               -> FailureOr<cost::WorkspacePlan> {
+      // What the lowerings build (--tiletag-estimate loads them first).
+      MLIRContext *ctx = kernel.getContext();
+      if (!ctx->getLoadedDialect<nvgpu::NVGPUDialect>() ||
+          !ctx->getLoadedDialect<amdgpu::AMDGPUDialect>())
+        ctx->loadDialect<amdgpu::AMDGPUDialect, arith::ArithDialect,
+                         gpu::GPUDialect, LLVM::LLVMDialect, math::MathDialect,
+                         memref::MemRefDialect, NVVM::NVVMDialect,
+                         nvgpu::NVGPUDialect, scf::SCFDialect,
+                         vector::VectorDialect>();
+      std::unique_ptr<conversion::LoweringTarget> target = makeTarget();
+      return conversion::planWorkspace(kernel, *target);
+    };
+  };
+  cost::registerWorkspacePlanner(
+      "sm_90a", planner([] { return conversion::createNVGPUTarget(); }));
+  for (StringRef chip : {"gfx90a", "gfx940", "gfx941", "gfx942"})
+    cost::registerWorkspacePlanner(chip, planner([chip] {
+                                     return conversion::createAMDGPUTarget(chip);
+                                   }));
+}
+} // namespace mlir::tiletag
+#endif
+
 void mlir::tiletag::registerTileTagPasses() {
   tile::registerTileTagTilePasses();
   tag::registerTileTagTagPasses();
@@ -82,6 +116,7 @@ void mlir::tiletag::registerTileTagPasses() {
   conversion::registerTileTagConversionPasses();
   conversion::registerCompileCUDAPipeline();
   conversion::registerCompileROCMPipeline();
+  registerWorkspacePlanners();
 #endif
 }
 

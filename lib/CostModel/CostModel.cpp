@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <climits>
 #include <functional>
+#include <mutex>
 #include <queue>
 
 using namespace mlir;
@@ -306,6 +307,8 @@ struct LoopCounts {
   double prefetchBytes = 0;   // TMA copies issued ahead of their use
   double storeBytes = 0;
   double storeLines = 0;      // lines global store instructions touch
+  // Written to the lowering's global workspace and read back (waited for).
+  double workspaceBytes = 0;
   // TMA stores whose group stays in flight past the wait after them: they
   // move their bytes while the program goes on (the next tile's K loop).
   double storeBytesInFlight = 0;
@@ -356,6 +359,8 @@ struct KernelFacts {
   /// The target's accumulator fragment, as one store covers it.
   int64_t fragmentRowsPerStore = 0, fragmentLanesPerRow = 0,
           fragmentColumnStride = 0, fragmentElementsPerLane = 1;
+  /// The lowering's global-workspace traffic (registerWorkspacePlanner).
+  WorkspacePlan workspace;
 };
 
 /// Shared-memory wavefronts of one store instruction writing an accumulator
@@ -553,6 +558,9 @@ private:
     double storeLines = 0; // Store: lines its instructions touch
     double sharedWavefronts = 0; // Elementwise: a write to shared memory
     double tensorWork = 0; // Dot: flops in bf16 matrix-unit FLOPs
+    /// Bytes the lowering stores to its global workspace and reads back at
+    /// each run, with the threads' instructions and store lines for them.
+    double workspaceBytes = 0, workspaceOps = 0, workspaceLines = 0;
     bool fp8Mma = false;   // Dot: fp8 inputs on the matrix unit
     SmallVector<unsigned, 4> operands; // slots of the op's operands
     SmallVector<unsigned, 2> results;  // slots of its results
@@ -755,6 +763,14 @@ private:
           (isSpecialFunction(&op) ? step.sfuOps : step.cudaOps) += n;
         }
     }
+    if (auto it = facts.workspace.find(&op); it != facts.workspace.end()) {
+      // Stored by the threads element-parallel, then loaded back.
+      auto [bytes, elements] = it->second;
+      step.workspaceBytes = static_cast<double>(bytes);
+      step.workspaceOps = 2.0 * static_cast<double>(elements);
+      step.workspaceLines =
+          static_cast<double>(elements) * facts.storeLinesPerElement;
+    }
     return step;
   }
 
@@ -906,6 +922,11 @@ private:
   }
 
   LogicalResult walk(const Step &step) {
+    if (step.workspaceBytes > 0) {
+      counts().workspaceBytes += step.workspaceBytes;
+      counts().cudaOps += step.workspaceOps;
+      counts().storeLines += step.workspaceLines;
+    }
     Operation &op = *step.op;
     if (--budget < 0)
       return mlir::emitError(
@@ -1155,26 +1176,30 @@ LoopTime loopTime(const LoopCounts &c, bool prefetching, int64_t consumerRoles,
   // consumer warpgroup issues.
   bool overlap = inFlight || consumerRoles >= 2;
   double compute = overlap ? std::max(t.tensor, t.cuda) : t.tensor + t.cuda;
-  double loadBytes = c.threadLoadBytes + c.prefetchBytes;
+  // Workspace bytes are stored and loaded back through L2, the load waited
+  // for like the threads' own loads.
+  double waitedLoadBytes = c.threadLoadBytes + c.workspaceBytes;
+  double loadBytes = waitedLoadBytes + c.prefetchBytes;
+  double storeBytes = c.storeBytes + c.workspaceBytes;
   // Stores from registers take the store path a line at a time; a TMA
   // store moves whole lines (its bytes count as bandwidth only).
   double storeInstructions =
       m.storeLinesPerCycle > 0 ? c.storeLines / m.storeLinesPerCycle : 0;
-  t.memory = std::max((loadBytes + c.storeBytes) / m.l2BytesPerCycle,
+  t.memory = std::max((loadBytes + storeBytes) / m.l2BytesPerCycle,
                       storeInstructions);
   // The program itself waits for all but the stores left in flight (the
   // SM's L2 port, `memory`, carries them all).
   double memoryWaited =
-      std::max((loadBytes + c.storeBytes - c.storeBytesInFlight) /
+      std::max((loadBytes + storeBytes - c.storeBytesInFlight) /
                    m.l2BytesPerCycle,
                storeInstructions);
   StringRef memoryBound = storeInstructions * m.l2BytesPerCycle >
-                                 loadBytes + c.storeBytes
+                                 loadBytes + storeBytes
                              ? "global store instructions"
                              : "L2 bandwidth";
   t.memoryBound = memoryBound;
   double latency = m.memoryLatencyCycles;
-  if (c.threadLoadBytes == 0 && c.prefetchBytes > 0 && prefetching) {
+  if (waitedLoadBytes == 0 && c.prefetchBytes > 0 && prefetching) {
     // Copies run up to (slots - 1) iterations ahead of their use.
     double ahead = std::max<int64_t>(c.ringSlots - 1, 1);
     double exposed = c.iterations * latency / ahead;
@@ -1204,6 +1229,18 @@ LoopTime loopTime(const LoopCounts &c, bool prefetching, int64_t consumerRoles,
 //===----------------------------------------------------------------------===//
 // The kernel
 //===----------------------------------------------------------------------===//
+
+static std::mutex plannersMutex;
+static llvm::StringMap<WorkspacePlanner> &planners() {
+  static llvm::StringMap<WorkspacePlanner> byChip;
+  return byChip;
+}
+
+void cost::registerWorkspacePlanner(StringRef chip,
+                                    WorkspacePlanner planner) {
+  std::lock_guard<std::mutex> lock(plannersMutex);
+  planners()[chip] = std::move(planner);
+}
 
 FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
                                          const TargetModel &m,
@@ -1254,6 +1291,22 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
   }
 
   KernelFacts facts = kernelFacts(kernel, m);
+  WorkspacePlanner planner;
+  {
+    std::lock_guard<std::mutex> lock(plannersMutex);
+    planner = planners().lookup(m.chip);
+  }
+  if (!planner) {
+    est.assumptions.push_back("no " + m.chip +
+                              " lowering in this build: its global-workspace "
+                              "traffic is not charged");
+  } else if (FailureOr<WorkspacePlan> plan = planner(kernel); failed(plan)) {
+    est.assumptions.push_back("the " + m.chip +
+                              " lowering refuses this kernel: no "
+                              "global-workspace traffic charged");
+  } else {
+    facts.workspace = std::move(*plan);
+  }
   est.threadsPerCTA = 128 * facts.warpgroups;
   est.sharedBytes = facts.sharedBytes;
   if (options.registersPerThread) {

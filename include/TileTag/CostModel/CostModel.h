@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -111,6 +112,19 @@ std::string targetNames();
 /// file and the field on a malformed file.
 LogicalResult applyCalibration(TargetModel &model, StringRef path,
                                std::string &error);
+
+/// The global-workspace traffic of a kernel's lowering: per op, the bytes
+/// and elements that the lowering stores to its per-program scratch memory
+/// and reads back at each run of the op.
+using WorkspacePlan =
+    llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>>;
+/// Plans a kernel's workspace as one chip's lowering would; fails where
+/// that lowering refuses the kernel.
+using WorkspacePlanner = std::function<FailureOr<WorkspacePlan>(tile::KernelOp)>;
+/// Makes estimates on `chip` charge its lowering's workspace traffic. The
+/// lowerings register theirs (InitAll); the cost model does not depend on
+/// them, and without one an estimate says that it charges none.
+void registerWorkspacePlanner(StringRef chip, WorkspacePlanner planner);
 
 struct EstimateOptions {
   /// Problem sizes, in the order of the kernel's `tile.launch` size names.

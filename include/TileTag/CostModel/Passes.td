@@ -15,7 +15,9 @@ def EstimatePass : Pass<"tiletag-estimate", "::mlir::ModuleOp"> {
     An analytic estimate, not a measurement (lib/CostModel): every program
     of the grid is walked with its index arithmetic evaluated exactly at the
     sizes given, its tile operations counted (tensor-core FLOPs, element
-    operations, bytes loaded by threads or by TMA, bytes stored); each loop's
+    operations, bytes loaded by threads or by TMA, bytes stored, and what
+    the chip's lowering would hold in its global workspace, stored and
+    loaded back at each run); each loop's
     time follows from how its loads overlap its compute (prefetched ring
     slots hide the memory latency up to the ring's depth; loads the
     computing threads wait for expose it every iteration); programs fill
@@ -31,6 +33,15 @@ def EstimatePass : Pass<"tiletag-estimate", "::mlir::ModuleOp"> {
     Example: `tiletag-opt --tiletag-estimate="sizes=M=8192,N=8192,K=8192
     format=json" -o /dev/null examples/gemm_wide.mlir`.
   }];
+  // What the lowerings build when they plan the workspace traffic the
+  // estimate charges (cost::registerWorkspacePlanner).
+  let dependentDialects = [
+    "::mlir::amdgpu::AMDGPUDialect", "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "Target chip whose model to use (sm_90a: NVIDIA H200; gfx942: "

@@ -816,3 +816,7 @@ struct ConvertTileToAMDGPUPass
 };
 
 } // namespace
+
+std::unique_ptr<LoweringTarget> conversion::createAMDGPUTarget(StringRef chip) {
+  return std::make_unique<AMDGPUTarget>(chip);
+}

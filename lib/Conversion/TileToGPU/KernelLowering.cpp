@@ -494,6 +494,9 @@ void KernelLowering::reportFallback(Operation *op, const Twine &what) {
 Value KernelLowering::allocBuffer(RankedTensorType type, Operation *op,
                                   const Twine &why) {
   int64_t bytes = byteWidth(type.getElementType()) * type.getNumElements();
+  std::pair<int64_t, int64_t> &traffic = workspaceTraffic[op];
+  traffic.first += bytes;
+  traffic.second += type.getNumElements();
   reportFallback(op, "held in the global workspace (" + Twine(bytes) +
                          " bytes per program): " + why);
   int64_t offset = workspaceBytes;
@@ -1408,6 +1411,11 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
         continue;
       Value src = tiles.lookup(v).value, dst = buffers[i];
       auto type = cast<RankedTensorType>(v.getType());
+      // Copied through the workspace at every iteration.
+      std::pair<int64_t, int64_t> &traffic =
+          workspaceTraffic[op.getBody()->getTerminator()];
+      traffic.first += byteWidth(type.getElementType()) * type.getNumElements();
+      traffic.second += type.getNumElements();
       LogicalResult status = success();
       forEachElement(
           type.getShape(),
@@ -2213,6 +2221,21 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   target.addABI(*this, abi);
   func->setAttr(kABIAttrName, b.getDictionaryAttr(abi));
   return func;
+}
+
+FailureOr<DenseMap<Operation *, std::pair<int64_t, int64_t>>>
+conversion::planWorkspace(tile::KernelOp kernel, LoweringTarget &target) {
+  MLIRContext *ctx = kernel.getContext();
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(scratch->getBody());
+  auto gpuModule = gpu::GPUModuleOp::create(b, kernel.getLoc(), "plan");
+  b.setInsertionPointToStart(gpuModule.getBody());
+  KernelLowering lowering(kernel, b, target);
+  if (failed(lowering.run()))
+    return failure();
+  return std::move(lowering.workspaceTraffic);
 }
 
 LogicalResult conversion::lowerKernels(

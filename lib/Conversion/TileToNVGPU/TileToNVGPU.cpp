@@ -874,6 +874,13 @@ LogicalResult NVGPUTarget::reduceAccumulatorRows(
 // The pass
 //===----------------------------------------------------------------------===//
 
+} // namespace
+
+std::unique_ptr<LoweringTarget> conversion::createNVGPUTarget() {
+  return std::make_unique<NVGPUTarget>();
+}
+
+namespace {
 struct ConvertTileToNVGPUPass
     : public conversion::impl::ConvertTileToNVGPUPassBase<
           ConvertTileToNVGPUPass> {

@@ -289,7 +289,8 @@ public:
   /// (`report-fallbacks`).
   void reportFallback(Operation *op, const Twine &what);
   /// A buffer of `type` in the program's slice of the global workspace, for
-  /// the tile of `op`, reported as a fallback: `why` says what is held.
+  /// the tile of `op`, reported as a fallback: `why` says what is held. It is
+  /// written and read back at each run of `op` (workspaceTraffic).
   Value allocBuffer(RankedTensorType type, Operation *op, const Twine &why);
   LogicalResult prepare(Value tile, Value inRegisters = Value());
   /// Puts `tile` in a workspace buffer (for the group, then a barrier);
@@ -400,6 +401,11 @@ private:
   Value workspace, workspaceBase;
   int64_t workspaceBytes = 0;
   bool reportFallbacks;
+public:
+  /// Per op: the bytes and elements of workspace buffers that are written
+  /// and read back at each of its runs (what the cost model charges).
+  DenseMap<Operation *, std::pair<int64_t, int64_t>> workspaceTraffic;
+private:
   std::set<std::pair<Operation *, std::string>> reported;
   DenseSet<Operation *> ghosts; // pure computations that only feed tags
 };
@@ -413,6 +419,18 @@ private:
 LogicalResult
 lowerKernels(ModuleOp module, bool allowUnverified, bool reportFallbacks,
              function_ref<std::unique_ptr<LoweringTarget>()> makeTarget);
+
+/// The workspace traffic (KernelLowering::workspaceTraffic) of lowering
+/// `kernel` for `target`: the lowering is built in a scratch module and
+/// dropped, with its diagnostics. Fails where the lowering refuses the
+/// kernel.
+FailureOr<DenseMap<Operation *, std::pair<int64_t, int64_t>>>
+planWorkspace(tile::KernelOp kernel, LoweringTarget &target);
+
+/// The targets, for planWorkspace (defined by the NVGPU and AMDGPU
+/// libraries; `chip` as --tiletag-convert-to-amdgpu takes it).
+std::unique_ptr<LoweringTarget> createNVGPUTarget();
+std::unique_ptr<LoweringTarget> createAMDGPUTarget(StringRef chip);
 
 using tile::isFp8;
 
