@@ -338,6 +338,9 @@ public:
   DenseSet<Value> accValues; // tiles held as accumulators
   SmallVector<schedule::RoleOp> roles; // the first op of each role
   bool asyncStores = false; // a copy region stores (shared to global)
+  /// Per op: the bytes and elements of workspace buffers that are written
+  /// and read back at each of its runs (what the cost model charges).
+  DenseMap<Operation *, std::pair<int64_t, int64_t>> workspaceTraffic;
 
   // Emission state.
   IRMapping mapping;
@@ -401,11 +404,6 @@ private:
   Value workspace, workspaceBase;
   int64_t workspaceBytes = 0;
   bool reportFallbacks;
-public:
-  /// Per op: the bytes and elements of workspace buffers that are written
-  /// and read back at each of its runs (what the cost model charges).
-  DenseMap<Operation *, std::pair<int64_t, int64_t>> workspaceTraffic;
-private:
   std::set<std::pair<Operation *, std::string>> reported;
   DenseSet<Operation *> ghosts; // pure computations that only feed tags
 };
