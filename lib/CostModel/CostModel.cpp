@@ -321,12 +321,7 @@ struct LoopCounts {
 /// loop around `user` makes (true outside loops: each run counts once).
 static bool changesInInnermostLoop(Value v, Operation *user) {
   auto loop = user->getParentOfType<scf::ForOp>();
-  if (!loop)
-    return true;
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    def = cast<BlockArgument>(v).getOwner()->getParentOp();
-  return loop->isAncestor(def);
+  return !loop || !loop.isDefinedOutsideOfLoop(v);
 }
 
 /// Whether the TMA store `copy` may still be in flight after the first

@@ -593,10 +593,7 @@ LogicalResult NVGPUTarget::enterLoop(KernelLowering &k, scf::ForOp loop) {
       continue;
     for (unsigned i : {0u, 1u}) {
       Value operand = dot->getOperand(i);
-      Operation *def = operand.getDefiningOp();
-      if (!def)
-        def = cast<BlockArgument>(operand).getOwner()->getParentOp();
-      if (loop->isAncestor(def) || inPlaceOperand(k, operand) ||
+      if (!loop.isDefinedOutsideOfLoop(operand) || inPlaceOperand(k, operand) ||
           stagedBeforeLoop.contains({dot, i}) || !k.tiles.count(operand))
         continue;
       if (failed(stageOperand(k, dot, i)))
