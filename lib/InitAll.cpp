@@ -76,13 +76,14 @@ void mlir::tiletag::registerAllDialects(DialectRegistry &registry) {
 
 #if TILETAG_ENABLE_VERIFICATION
 namespace mlir::tiletag {
-/// The cost model charges the global-workspace traffic of the lowering of
-/// the chip it models, as the lowering would plan it.
-static void registerWorkspacePlanners() {
+/// The cost model follows the lowering of the chip it models (its workspace
+/// traffic, the dots it keeps off the matrix unit), as the lowering would
+/// plan it.
+static void registerLoweringPlanners() {
   auto planner = [](std::function<std::unique_ptr<conversion::LoweringTarget>()>
                         makeTarget) {
     return [makeTarget](tile::KernelOp kernel)
-               -> FailureOr<cost::WorkspacePlan> {
+               -> FailureOr<cost::LoweringPlan> {
       // What the lowerings build (--tiletag-estimate loads them first).
       MLIRContext *ctx = kernel.getContext();
       if (!ctx->getLoadedDialect<nvgpu::NVGPUDialect>() ||
@@ -93,13 +94,17 @@ static void registerWorkspacePlanners() {
                          nvgpu::NVGPUDialect, scf::SCFDialect,
                          vector::VectorDialect>();
       std::unique_ptr<conversion::LoweringTarget> target = makeTarget();
-      return conversion::planWorkspace(kernel, *target);
+      cost::LoweringPlan plan;
+      if (failed(conversion::planLowering(kernel, *target, plan.workspace,
+                                          plan.elementwiseDots)))
+        return failure();
+      return plan;
     };
   };
-  cost::registerWorkspacePlanner(
+  cost::registerLoweringPlanner(
       "sm_90a", planner([] { return conversion::createNVGPUTarget(); }));
   for (StringRef chip : {"gfx90a", "gfx940", "gfx941", "gfx942"})
-    cost::registerWorkspacePlanner(chip, planner([chip] {
+    cost::registerLoweringPlanner(chip, planner([chip] {
                                      return conversion::createAMDGPUTarget(chip);
                                    }));
 }
@@ -116,7 +121,7 @@ void mlir::tiletag::registerTileTagPasses() {
   conversion::registerTileTagConversionPasses();
   conversion::registerCompileCUDAPipeline();
   conversion::registerCompileROCMPipeline();
-  registerWorkspacePlanners();
+  registerLoweringPlanners();
 #endif
 }
 

@@ -354,8 +354,20 @@ struct KernelFacts {
   /// The target's accumulator fragment, as one store covers it.
   int64_t fragmentRowsPerStore = 0, fragmentLanesPerRow = 0,
           fragmentColumnStride = 0, fragmentElementsPerLane = 1;
-  /// The lowering's global-workspace traffic (registerWorkspacePlanner).
-  WorkspacePlan workspace;
+  /// The chip's lowering of the kernel (registerLoweringPlanner), where
+  /// `planned`.
+  LoweringPlan lowering;
+  bool planned = false;
+
+  /// Whether the lowering computes `dot` element by element on the vector
+  /// lanes: as planned, or without a plan, where the chip has no fp8
+  /// matrix multiply and the dot is fp8.
+  bool onVectorLanes(tile::DotOp dot) const {
+    if (planned)
+      return lowering.elementwiseDots.contains(dot);
+    return tile::isFp8(dot.getLhs().getType().getElementType()) &&
+           fp8MmaCost == 0;
+  }
 };
 
 /// Shared-memory wavefronts of one store instruction writing an accumulator
@@ -620,24 +632,27 @@ private:
       auto rhs = cast<ShapedType>(dot.getRhs().getType());
       double flops =
           2.0 * lhs.getDimSize(0) * lhs.getDimSize(1) * rhs.getDimSize(1);
-      if (!tile::isFp8(lhs.getElementType())) {
+      bool fp8 = tile::isFp8(lhs.getElementType());
+      bool onLanes = facts.onVectorLanes(dot);
+      if (onLanes) {
+        // The lowering multiplies element by element: per multiply-add (two
+        // FLOPs) it loads both operand elements and, for fp8, widens each
+        // (conversion::decodeFp8ToF32: about 20 instructions).
+        constexpr double kFp8DecodeOps = 20;
+        step.cudaOps += flops / 2 * (3 + (fp8 ? 2 * kFp8DecodeOps : 0));
+      } else if (!fp8) {
         step.flops = step.tensorWork = flops;
-      } else if (facts.fp8MmaCost > 0) {
+      } else {
         step.flops = flops;
         step.tensorWork = flops * facts.fp8MmaCost;
         step.fp8Mma = true;
-      } else {
-        // A multiply-add per two FLOPs on the vector lanes, after widening
-        // both elements (conversion::decodeFp8ToF32: about 20 instructions).
-        constexpr double kFp8DecodeOps = 20;
-        step.cudaOps += flops / 2 * (1 + 2 * kFp8DecodeOps);
       }
       // An operand that is not a ring slot is stored into shared memory by
       // the threads, element by element, before the MMA reads it; one that
       // the innermost loop around the dot does not change is stored once,
       // before that loop (the Hopper lowering's enterLoop), not charged.
       for (Value operand : {dot.getLhs(), dot.getRhs()})
-        if (!operand.getDefiningOp<tile::ReadOp>() &&
+        if (!onLanes && !operand.getDefiningOp<tile::ReadOp>() &&
             changesInInnermostLoop(operand, dot))
           step.cudaOps += static_cast<double>(
               cast<ShapedType>(operand.getType()).getNumElements());
@@ -758,7 +773,8 @@ private:
           (isSpecialFunction(&op) ? step.sfuOps : step.cudaOps) += n;
         }
     }
-    if (auto it = facts.workspace.find(&op); it != facts.workspace.end()) {
+    if (auto it = facts.lowering.workspace.find(&op);
+        it != facts.lowering.workspace.end()) {
       // Stored by the threads element-parallel, then loaded back.
       auto [bytes, elements] = it->second;
       step.workspaceBytes = static_cast<double>(bytes);
@@ -1078,8 +1094,13 @@ private:
   }
 };
 
-KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model) {
+KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model,
+                        std::optional<LoweringPlan> plan) {
   KernelFacts facts;
+  if (plan) {
+    facts.lowering = std::move(*plan);
+    facts.planned = true;
+  }
   facts.storeLinesPerAccumulatorElement = model.storeLinesPerAccumulatorElement;
   facts.storeLinesPerElement = model.storeLinesPerElement;
   facts.fragmentRowsPerStore = model.fragmentRowsPerStore;
@@ -1107,7 +1128,8 @@ KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model) {
       // Staging space for operands that are not ring slots (as the Hopper
       // lowering lays it out: 1024-byte aligned, one area per operand).
       for (Value operand : {dot.getLhs(), dot.getRhs()})
-        if (model.stagesDotOperands && !operand.getDefiningOp<tile::ReadOp>()) {
+        if (model.stagesDotOperands && !facts.onVectorLanes(dot) &&
+            !operand.getDefiningOp<tile::ReadOp>()) {
           auto type = cast<ShapedType>(operand.getType());
           facts.sharedBytes = llvm::alignTo(facts.sharedBytes, 1024) +
                               type.getNumElements() *
@@ -1226,13 +1248,12 @@ LoopTime loopTime(const LoopCounts &c, bool prefetching, int64_t consumerRoles,
 //===----------------------------------------------------------------------===//
 
 static std::mutex plannersMutex;
-static llvm::StringMap<WorkspacePlanner> &planners() {
-  static llvm::StringMap<WorkspacePlanner> byChip;
+static llvm::StringMap<LoweringPlanner> &planners() {
+  static llvm::StringMap<LoweringPlanner> byChip;
   return byChip;
 }
 
-void cost::registerWorkspacePlanner(StringRef chip,
-                                    WorkspacePlanner planner) {
+void cost::registerLoweringPlanner(StringRef chip, LoweringPlanner planner) {
   std::lock_guard<std::mutex> lock(plannersMutex);
   planners()[chip] = std::move(planner);
 }
@@ -1285,23 +1306,27 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
     shapes[arg] = *shape;
   }
 
-  KernelFacts facts = kernelFacts(kernel, m);
-  WorkspacePlanner planner;
+  LoweringPlanner planner;
   {
     std::lock_guard<std::mutex> lock(plannersMutex);
     planner = planners().lookup(m.chip);
   }
+  std::optional<LoweringPlan> plan;
   if (!planner) {
     est.assumptions.push_back("no " + m.chip +
                               " lowering in this build: its global-workspace "
-                              "traffic is not charged");
-  } else if (FailureOr<WorkspacePlan> plan = planner(kernel); failed(plan)) {
+                              "traffic is not charged, and its dots are "
+                              "taken to run on the matrix unit");
+  } else if (FailureOr<LoweringPlan> planned = planner(kernel);
+             failed(planned)) {
     est.assumptions.push_back("the " + m.chip +
                               " lowering refuses this kernel: no "
-                              "global-workspace traffic charged");
+                              "global-workspace traffic charged, and its "
+                              "dots are taken to run on the matrix unit");
   } else {
-    facts.workspace = std::move(*plan);
+    plan = std::move(*planned);
   }
+  KernelFacts facts = kernelFacts(kernel, m, std::move(plan));
   est.threadsPerCTA = 128 * facts.warpgroups;
   est.sharedBytes = facts.sharedBytes;
   if (options.registersPerThread) {

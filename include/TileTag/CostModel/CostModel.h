@@ -18,6 +18,7 @@
 
 #include "TileTag/Dialect/Tile/IR/TileOps.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
@@ -113,18 +114,22 @@ std::string targetNames();
 LogicalResult applyCalibration(TargetModel &model, StringRef path,
                                std::string &error);
 
-/// The global-workspace traffic of a kernel's lowering: per op, the bytes
-/// and elements that the lowering stores to its per-program scratch memory
-/// and reads back at each run of the op.
-using WorkspacePlan =
-    llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>>;
-/// Plans a kernel's workspace as one chip's lowering would; fails where
-/// that lowering refuses the kernel.
-using WorkspacePlanner = std::function<FailureOr<WorkspacePlan>(tile::KernelOp)>;
-/// Makes estimates on `chip` charge its lowering's workspace traffic. The
-/// lowerings register theirs (InitAll); the cost model does not depend on
-/// them, and without one an estimate says that it charges none.
-void registerWorkspacePlanner(StringRef chip, WorkspacePlanner planner);
+/// What one chip's lowering does with a kernel, where that changes its cost.
+struct LoweringPlan {
+  /// Per op: the bytes and elements that the lowering stores to its
+  /// per-program global workspace and reads back at each run of the op.
+  llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> workspace;
+  /// The tile.dot ops it computes element by element on the vector lanes,
+  /// not on the matrix unit (shapes or types the unit does not take).
+  llvm::DenseSet<Operation *> elementwiseDots;
+};
+/// Plans a kernel as one chip's lowering would; fails where that lowering
+/// refuses the kernel.
+using LoweringPlanner = std::function<FailureOr<LoweringPlan>(tile::KernelOp)>;
+/// Makes estimates on `chip` follow its lowering's plan. The lowerings
+/// register theirs (InitAll); the cost model does not depend on them, and
+/// without one an estimate says what it assumes instead.
+void registerLoweringPlanner(StringRef chip, LoweringPlanner planner);
 
 struct EstimateOptions {
   /// Problem sizes, in the order of the kernel's `tile.launch` size names.

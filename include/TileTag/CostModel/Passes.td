@@ -33,8 +33,8 @@ def EstimatePass : Pass<"tiletag-estimate", "::mlir::ModuleOp"> {
     Example: `tiletag-opt --tiletag-estimate="sizes=M=8192,N=8192,K=8192
     format=json" -o /dev/null examples/gemm_wide.mlir`.
   }];
-  // What the lowerings build when they plan the workspace traffic the
-  // estimate charges (cost::registerWorkspacePlanner).
+  // What the lowerings build when they plan the kernel for the estimate
+  // (cost::registerLoweringPlanner).
   let dependentDialects = [
     "::mlir::amdgpu::AMDGPUDialect", "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

@@ -1816,6 +1816,7 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
   if (auto dot = dyn_cast<tile::DotOp>(op)) {
     if (mmaDots.contains(dot))
       return emitMmaDot(dot, nullptr);
+    elementwiseDots.insert(dot);
     reportFallback(dot, "tile.dot runs element by element on the SIMT "
                         "cores, not on " +
                             target.mmaUnit() + ": " +
@@ -2223,8 +2224,10 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   return func;
 }
 
-FailureOr<DenseMap<Operation *, std::pair<int64_t, int64_t>>>
-conversion::planWorkspace(tile::KernelOp kernel, LoweringTarget &target) {
+LogicalResult conversion::planLowering(
+    tile::KernelOp kernel, LoweringTarget &target,
+    DenseMap<Operation *, std::pair<int64_t, int64_t>> &workspace,
+    DenseSet<Operation *> &elementwiseDots) {
   MLIRContext *ctx = kernel.getContext();
   ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
@@ -2235,7 +2238,9 @@ conversion::planWorkspace(tile::KernelOp kernel, LoweringTarget &target) {
   KernelLowering lowering(kernel, b, target);
   if (failed(lowering.run()))
     return failure();
-  return std::move(lowering.workspaceTraffic);
+  workspace = std::move(lowering.workspaceTraffic);
+  elementwiseDots = std::move(lowering.elementwiseDots);
+  return success();
 }
 
 LogicalResult conversion::lowerKernels(

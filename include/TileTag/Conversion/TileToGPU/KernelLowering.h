@@ -341,6 +341,8 @@ public:
   /// Per op: the bytes and elements of workspace buffers that are written
   /// and read back at each of its runs (what the cost model charges).
   DenseMap<Operation *, std::pair<int64_t, int64_t>> workspaceTraffic;
+  /// The tile.dot ops computed element by element, off the matrix unit.
+  DenseSet<Operation *> elementwiseDots;
 
   // Emission state.
   IRMapping mapping;
@@ -418,14 +420,17 @@ LogicalResult
 lowerKernels(ModuleOp module, bool allowUnverified, bool reportFallbacks,
              function_ref<std::unique_ptr<LoweringTarget>()> makeTarget);
 
-/// The workspace traffic (KernelLowering::workspaceTraffic) of lowering
-/// `kernel` for `target`: the lowering is built in a scratch module and
-/// dropped, with its diagnostics. Fails where the lowering refuses the
-/// kernel.
-FailureOr<DenseMap<Operation *, std::pair<int64_t, int64_t>>>
-planWorkspace(tile::KernelOp kernel, LoweringTarget &target);
+/// What lowering `kernel` for `target` would do, where that changes its
+/// cost: its workspace traffic (KernelLowering::workspaceTraffic) and the
+/// dots it computes element by element (KernelLowering::elementwiseDots).
+/// The lowering is built in a scratch module and dropped, with its
+/// diagnostics. Fails where the lowering refuses the kernel.
+LogicalResult
+planLowering(tile::KernelOp kernel, LoweringTarget &target,
+             DenseMap<Operation *, std::pair<int64_t, int64_t>> &workspace,
+             DenseSet<Operation *> &elementwiseDots);
 
-/// The targets, for planWorkspace (defined by the NVGPU and AMDGPU
+/// The targets, for planLowering (defined by the NVGPU and AMDGPU
 /// libraries; `chip` as --tiletag-convert-to-amdgpu takes it).
 std::unique_ptr<LoweringTarget> createNVGPUTarget();
 std::unique_ptr<LoweringTarget> createAMDGPUTarget(StringRef chip);
