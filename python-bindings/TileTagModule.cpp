@@ -424,6 +424,11 @@ PYBIND11_MODULE(_tiletag, m) {
              return mlirLogicalResultIsSuccess(
                  tiletagApplyTransformScript(self.module, script.module));
            })
+      .def("report_fallbacks",
+           [](Module &self, const std::string &chip) {
+             return mlirLogicalResultIsSuccess(
+                 tiletagReportFallbacks(self.module, ref(chip)));
+           })
       .def("compile",
            [](Module &self, const std::string &chip, const std::string &format,
               bool allowUnverified) -> py::object {

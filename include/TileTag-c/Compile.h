@@ -36,6 +36,17 @@ tiletagCompileROCM(MlirModule module, MlirStringRef chip, MlirStringRef format,
                    bool allowUnverified, MlirStringCallback callback,
                    void *userData);
 
+/* Says where the lowering for `chip` (an sm_ or gfx name) would take a
+ * slower path than the target offers: a dot on the SIMT cores, a wgmma
+ * operand staged through shared memory, a tile held in the global
+ * workspace. Each is a remark at its op, emitted on the module's context
+ * (its diagnostic handlers receive them), one per op and reason; the
+ * remarks of --tiletag-convert-to-nvgpu=report-fallbacks (-amdgpu for gfx
+ * chips). The kernels are proved first and a copy is lowered; fails where
+ * a kernel does not verify or the lowering refuses it (with the errors). */
+MLIR_CAPI_EXPORTED MlirLogicalResult
+tiletagReportFallbacks(MlirModule module, MlirStringRef chip);
+
 /* Applies the transform script `script` (a module with
  * transform.with_named_sequence and a @__transform_main sequence, in the
  * same context) to `payload`, as --transform-interpreter does. */

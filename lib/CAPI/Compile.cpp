@@ -7,6 +7,7 @@
 #include "TileTag-c/Compile.h"
 
 #include "TileTag/Conversion/Passes.h"
+#include "TileTag/Verification/Passes.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -86,6 +87,24 @@ MlirLogicalResult tiletagCompileROCM(MlirModule module, MlirStringRef chip,
         conversion::buildCompileROCMPipeline(pm, options);
       },
       callback, userData);
+}
+
+MlirLogicalResult tiletagReportFallbacks(MlirModule module,
+                                         MlirStringRef chip) {
+  ModuleOp source = unwrap(module);
+  StringRef name = unwrap(chip);
+  PassManager pm(source.getContext(), ModuleOp::getOperationName());
+  pm.addPass(verify::createVerifyPass());
+  if (name.starts_with("gfx"))
+    pm.addPass(conversion::createConvertTileToAMDGPUPass(
+        conversion::ConvertTileToAMDGPUPassOptions{
+            /*allowUnverified=*/false, name.str(), /*reportFallbacks=*/true}));
+  else
+    pm.addPass(conversion::createConvertTileToNVGPUPass(
+        conversion::ConvertTileToNVGPUPassOptions{
+            /*allowUnverified=*/false, name.str(), /*reportFallbacks=*/true}));
+  OwningOpRef<ModuleOp> copy(source.clone());
+  return wrap(pm.run(*copy));
 }
 
 MlirLogicalResult tiletagApplyTransformScript(MlirModule payload,

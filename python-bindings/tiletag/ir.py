@@ -350,20 +350,12 @@ class Module:
         remarks of --tiletag-convert-to-nvgpu=report-fallbacks (or -amdgpu
         for a gfx chip), one per op and reason. An empty list: none. The
         kernels are proved first; the module is left as it is."""
-        lowering = ("tiletag-convert-to-amdgpu" if chip.startswith("gfx")
-                    else "tiletag-convert-to-nvgpu")
-        if not chip or not all(c.isalnum() or c == "_" for c in chip):
-            raise ValueError("not a chip name: %r" % chip)
-        pipeline = ("builtin.module(tiletag-verify,%s{chip=%s report-fallbacks=true})"
-                    % (lowering, chip))
-        copy = self.clone()
         self.context._diagnostics()
-        try:
-            copy.run_pipeline(pipeline)
-        except MLIRError as e:
-            raise MLIRError("cannot lower for %s" % chip, e.diagnostics) from None
-        return [d for d in self.context._diagnostics()
-                if d["severity"] == "remark"]
+        ok = self._native.report_fallbacks(chip)
+        diagnostics = self.context._diagnostics()
+        if not ok:
+            raise MLIRError("cannot lower for %s" % chip, diagnostics)
+        return [d for d in diagnostics if d["severity"] == "remark"]
 
     def print(self, debug_info=False, generic=False):
         return self.operation.print(debug_info, generic)

@@ -4,8 +4,9 @@
 |*                                                                            *|
 |* Registers TileTag, parses examples/gemm.mlir, walks its kernels, proves    *|
 |* it, reads the counterexample of a broken variant, estimates, runs the CPU  *|
-|* oracle on buffers owned here, compiles to PTX and a cubin, and applies a   *|
-|* transform script, all through TileTag-c and upstream's mlir-c.             *|
+|* oracle on buffers owned here, compiles to PTX and a cubin, reports the     *|
+|* lowering's slower paths, and applies a transform script, all through       *|
+|* TileTag-c and upstream's mlir-c.                                           *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -57,6 +58,11 @@
 // CHECK-NEXT: compile sass: 0
 // CHECK: diagnostic: {{.*}}need {{[0-9]+}} bytes of shared memory; the AMDGPU lowering gives a program at most 65536
 // CHECK: compile gfx942: 0
+// CHECK: fallbacks: pipelined gemm: 1, 0 remarks
+// CHECK: fallbacks: first remark: held in the global workspace (65536 bytes per program): loop-carried tile #0
+// CHECK: fallbacks: naive fp8 gemm on sm_90a: 1, remarks
+// CHECK: diagnostic: {{.*}}the AMDGPU lowering gives a program at most 65536
+// CHECK-NEXT: fallbacks: pipelined gemm on gfx942: 0
 // CHECK: transform: applied 1, the result: proved
 // CHECK-NEXT: diagnostic: @gemm has a schedule already
 // CHECK-NEXT: transform: a failing script: applied 0
@@ -308,6 +314,36 @@ static void firstBytes(MlirStringRef s, void *out) {
   memcpy(out, s.data, s.length < 4 ? s.length : 4);
 }
 
+/* Counts remarks and prints the first; other handlers see them too. */
+static MlirLogicalResult onRemark(MlirDiagnostic d, void *count) {
+  if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticRemark &&
+      (*(int *)count)++ == 0) {
+    printf("fallbacks: first remark: ");
+    mlirDiagnosticPrint(d, printString, stdout);
+    printf("\n");
+  }
+  return mlirLogicalResultFailure();
+}
+
+static void fallbacks(MlirContext ctx, MlirModule gemm, const char *examples) {
+  int remarks = 0;
+  MlirDiagnosticHandlerID id =
+      mlirContextAttachDiagnosticHandler(ctx, onRemark, &remarks, NULL);
+  MlirLogicalResult ok = tiletagReportFallbacks(gemm, str("sm_90a"));
+  printf("fallbacks: pipelined gemm: %d, %d remarks\n",
+         mlirLogicalResultIsSuccess(ok), remarks);
+  MlirModule naive = parseFile(ctx, examples, "naive/gemm_fp8.mlir");
+  ok = tiletagReportFallbacks(naive, str("sm_90a"));
+  printf("fallbacks: naive fp8 gemm on sm_90a: %d, %s\n",
+         mlirLogicalResultIsSuccess(ok), remarks > 0 ? "remarks" : "none");
+  /* Its rings do not fit an AMD workgroup's LDS: the lowering refuses it. */
+  ok = tiletagReportFallbacks(gemm, str("gfx942"));
+  printf("fallbacks: pipelined gemm on gfx942: %d\n",
+         mlirLogicalResultIsSuccess(ok));
+  mlirContextDetachDiagnosticHandler(ctx, id);
+  mlirModuleDestroy(naive);
+}
+
 static void transform(MlirContext ctx, const char *examples) {
   MlirModule payload = parseFile(ctx, examples, "naive/gemm.mlir");
   MlirModule script = parseFile(ctx, examples, "scripts/gemm.mlir");
@@ -370,6 +406,7 @@ int main(int argc, char **argv) {
                                 countBytes, &bytes);
   printf("compile gfx942: %d\n", mlirLogicalResultIsSuccess(compiled));
 
+  fallbacks(ctx, module, argv[1]);
   transform(ctx, argv[1]);
 
   /* The module prints as tiletag-opt prints it. */
