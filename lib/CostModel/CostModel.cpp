@@ -317,6 +317,15 @@ struct LoopCounts {
   int64_t tightestMmaWait = INT64_MAX;
 };
 
+/// Whether the matrix unit reads operand `i` of `dot` from its slot: a
+/// tile.read, or for B its transpose (a K-major B).
+static bool readFromSlot(tile::DotOp dot, unsigned i) {
+  Value operand = dot->getOperand(i);
+  if (auto t = operand.getDefiningOp<tile::TransposeOp>(); t && i == 1)
+    operand = t.getInput();
+  return operand.getDefiningOp<tile::ReadOp>() != nullptr;
+}
+
 /// Whether `v` may differ between the runs of `user` that the innermost
 /// loop around `user` makes (true outside loops: each run counts once).
 static bool changesInInnermostLoop(Value v, Operation *user) {
@@ -651,8 +660,9 @@ private:
       // the threads, element by element, before the MMA reads it; one that
       // the innermost loop around the dot does not change is stored once,
       // before that loop (the Hopper lowering's enterLoop), not charged.
-      for (Value operand : {dot.getLhs(), dot.getRhs()})
-        if (!onLanes && !operand.getDefiningOp<tile::ReadOp>() &&
+      for (unsigned i : {0u, 1u})
+        if (Value operand = dot->getOperand(i);
+            !onLanes && !readFromSlot(dot, i) &&
             changesInInnermostLoop(operand, dot))
           step.cudaOps += static_cast<double>(
               cast<ShapedType>(operand.getType()).getNumElements());
@@ -1127,9 +1137,10 @@ KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model,
         facts.rolesWithDots.insert(r);
       // Staging space for operands that are not ring slots (as the Hopper
       // lowering lays it out: 1024-byte aligned, one area per operand).
-      for (Value operand : {dot.getLhs(), dot.getRhs()})
-        if (model.stagesDotOperands && !facts.onVectorLanes(dot) &&
-            !operand.getDefiningOp<tile::ReadOp>()) {
+      for (unsigned i : {0u, 1u})
+        if (Value operand = dot->getOperand(i);
+            model.stagesDotOperands && !facts.onVectorLanes(dot) &&
+            !readFromSlot(dot, i)) {
           auto type = cast<ShapedType>(operand.getType());
           facts.sharedBytes = llvm::alignTo(facts.sharedBytes, 1024) +
                               type.getNumElements() *

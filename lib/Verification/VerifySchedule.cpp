@@ -1654,12 +1654,17 @@ private:
           points);
   }
 
-  /// Whether a wgmma reads `operand` in place from shared memory: a
-  /// tile.read of a slot that TMA copies fill, 2-D with rows of a multiple of
-  /// 128 bytes (what the Hopper lowering can swizzle). Any other operand is
-  /// staged by the lowering into a shared buffer of its own, which the
-  /// role's threads write each time the dot is issued.
-  static bool readInPlace(schedule::AsyncOp async, Value operand) {
+  /// Whether a wgmma reads operand `i` of `dot` in place from shared
+  /// memory: a tile.read of a slot that TMA copies fill, 2-D with rows of a
+  /// multiple of 128 bytes (what the Hopper lowering can swizzle), or for B
+  /// the transpose of one (B K-major). Any other operand is staged by the
+  /// lowering into a shared buffer of its own, which the role's threads
+  /// write each time the dot is issued.
+  static bool readInPlace(schedule::AsyncOp async, tile::DotOp dot,
+                          unsigned i) {
+    Value operand = dot->getOperand(i);
+    if (auto t = operand.getDefiningOp<tile::TransposeOp>(); t && i == 1)
+      operand = t.getInput();
     auto read = operand.getDefiningOp<tile::ReadOp>();
     if (!read)
       return false;
@@ -1685,8 +1690,7 @@ private:
       if (async.getUnit() != schedule::AsyncUnit::wgmma)
         return;
       async.walk([&](tile::DotOp dot) {
-        if (readInPlace(async, dot.getLhs()) &&
-            readInPlace(async, dot.getRhs()))
+        if (readInPlace(async, dot, 0) && readInPlace(async, dot, 1))
           return;
         Instance ix = fresh("@stage"), iy = fresh("@restage");
         Access staged{dot, Value(), false, false, Access::Slot, {}, {}, {},

@@ -139,8 +139,8 @@ public:
   std::string whyNotMma(KernelLowering &k, tile::DotOp dot) override;
   // MFMA reads a slot's elements into registers at the dot, before anything
   // after it can release the slot: in place, from LDS.
-  bool readsInPlace(KernelLowering &k, Value operand) override {
-    auto read = operand.getDefiningOp<tile::ReadOp>();
+  bool readsInPlace(KernelLowering &k, tile::DotOp dot, unsigned i) override {
+    auto read = dot->getOperand(i).getDefiningOp<tile::ReadOp>();
     return read && k.ringOf(read.getBuffer());
   }
   void planSharedExtras(KernelLowering &k) override;
@@ -437,7 +437,7 @@ FailureOr<Value> AMDGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
   // when its op runs next (the next iteration's load): no wave may still be
   // reading it then. A ring slot is released by an arrival, which waits for
   // the whole group first.
-  if (!readsInPlace(k, dot.getLhs()) || !readsInPlace(k, dot.getRhs()))
+  if (!readsInPlace(k, dot, 0) || !readsInPlace(k, dot, 1))
     k.groupBarrier();
   else
     k.simtSinceBarrier = true;

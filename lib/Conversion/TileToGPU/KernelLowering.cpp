@@ -31,6 +31,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::tiletag;
 using namespace mlir::tiletag::conversion;
@@ -1794,13 +1796,21 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
     // before the slot can be released and refilled, unless they are
     // matrix-unit dots that take the slot's elements before anything can
     // release it.
-    Value v = read.getResult();
-    bool onlyMma = llvm::all_of(v.getUsers(), [&](Operation *user) {
-      auto dot = dyn_cast<tile::DotOp>(user);
-      return (dot && mmaDots.contains(dot) && dot.getAcc() != v &&
-              target.readsInPlace(*this, v)) ||
-             isa<tag::TagDialect>(user->getDialect()) || ghosts.contains(user);
-    });
+    // (Through a transpose: a K-major operand the unit reads as such.)
+    std::function<bool(Value)> onlyMmaReads = [&](Value v) {
+      return llvm::all_of(v.getUses(), [&](OpOperand &use) {
+        Operation *user = use.getOwner();
+        auto dot = dyn_cast<tile::DotOp>(user);
+        if (dot && mmaDots.contains(dot))
+          return use.getOperandNumber() < 2 &&
+                 target.readsInPlace(*this, dot, use.getOperandNumber());
+        if (auto t = dyn_cast<tile::TransposeOp>(user))
+          return onlyMmaReads(t.getResult());
+        return isa<tag::TagDialect>(user->getDialect()) ||
+               ghosts.contains(user);
+      });
+    };
+    bool onlyMma = onlyMmaReads(read.getResult());
     if (!onlyMma && !readByMmaBeforeRelease(read))
       return materialize(read.getResult(),
                          "a copy of the slot for readers other than the "

@@ -67,8 +67,8 @@ public:
   }
   LogicalResult planAsyncCopies(KernelLowering &k) override;
   std::string whyNotMma(KernelLowering &k, tile::DotOp dot) override;
-  bool readsInPlace(KernelLowering &k, Value operand) override {
-    return inPlaceOperand(k, operand) != nullptr;
+  bool readsInPlace(KernelLowering &k, tile::DotOp dot, unsigned i) override {
+    return inPlaceOperand(k, dot, i) != nullptr;
   }
   void planSharedExtras(KernelLowering &k) override;
   void addArguments(KernelLowering &k, SmallVectorImpl<Type> &types) override;
@@ -143,7 +143,14 @@ private:
       KernelLowering &k, Value acc, RankedTensorType type,
       function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn,
       function_ref<void(int64_t block, int64_t reg, Value e, Value row)> body);
-  tile::ReadOp inPlaceOperand(KernelLowering &k, Value operand);
+  tile::ReadOp slotInPlace(KernelLowering &k, Value tile);
+  tile::ReadOp inPlaceOperand(KernelLowering &k, tile::DotOp dot, unsigned i);
+  static bool kMajorB(tile::DotOp dot) {
+    return dot.getRhs().getDefiningOp<tile::TransposeOp>() != nullptr;
+  }
+  FailureOr<Value> emitKMajorMma(KernelLowering &k, tile::DotOp dot,
+                                 int64_t pending, ArrayRef<Value> operands,
+                                 Value acc);
   nvgpu::TensorMapDescriptorType mapType(MLIRContext *ctx,
                                          ArrayRef<int64_t> box, Type element);
 
@@ -226,8 +233,10 @@ LogicalResult NVGPUTarget::planAsyncCopies(KernelLowering &k) {
 
 /// The TMA-filled, swizzled slot read that a wgmma operand can use in place,
 /// if any; otherwise the operand is staged into shared memory first.
-tile::ReadOp NVGPUTarget::inPlaceOperand(KernelLowering &k, Value operand) {
-  auto read = operand.getDefiningOp<tile::ReadOp>();
+/// The read that gives `tile` from a slot TMA fills in the 128-byte swizzle
+/// (the layout wgmma's descriptors address), if it is one.
+tile::ReadOp NVGPUTarget::slotInPlace(KernelLowering &k, Value tile) {
+  auto read = tile.getDefiningOp<tile::ReadOp>();
   if (!read)
     return nullptr;
   Ring *ring = k.ringOf(read.getBuffer());
@@ -235,6 +244,18 @@ tile::ReadOp NVGPUTarget::inPlaceOperand(KernelLowering &k, Value operand) {
     return cast<tile::CopyOp>(entry.first).getDest() == read.getBuffer();
   });
   return ring && ring->swizzled && filledByTma ? read : nullptr;
+}
+
+/// The slot wgmma reads operand `i` of `dot` from in place: A or B as its
+/// slot holds it (B's rows are K: trans-b), or B as the transpose of a slot
+/// whose rows are N (attention's K^T: B K-major, the layout A has).
+tile::ReadOp NVGPUTarget::inPlaceOperand(KernelLowering &k, tile::DotOp dot,
+                                         unsigned i) {
+  Value operand = dot->getOperand(i);
+  if (i == 1)
+    if (auto t = operand.getDefiningOp<tile::TransposeOp>())
+      return slotInPlace(k, t.getInput());
+  return slotInPlace(k, operand);
 }
 
 std::string NVGPUTarget::whyNotMma(KernelLowering &k, tile::DotOp dot) {
@@ -276,8 +297,7 @@ std::string NVGPUTarget::whyNotMma(KernelLowering &k, tile::DotOp dot) {
       return "its region is not followed by a commit and a wait";
     pending = wait.getPending();
   }
-  bool staged =
-      !inPlaceOperand(k, dot.getLhs()) || !inPlaceOperand(k, dot.getRhs());
+  bool staged = !inPlaceOperand(k, dot, 0) || !inPlaceOperand(k, dot, 1);
   if (staged && pending != 0)
     return "an operand is staged (not read in place from a TMA-filled "
            "slot) while a group stays in flight";
@@ -289,7 +309,7 @@ void NVGPUTarget::planSharedExtras(KernelLowering &k) {
   for (Operation *op : k.mmaDots) {
     for (unsigned i : {0u, 1u}) {
       Value operand = op->getOperand(i);
-      if (inPlaceOperand(k, operand))
+      if (inPlaceOperand(k, cast<tile::DotOp>(op), i))
         continue;
       auto type = cast<RankedTensorType>(operand.getType());
       k.sharedBytes = llvm::alignTo(k.sharedBytes, kRingAlignment);
@@ -593,7 +613,7 @@ LogicalResult NVGPUTarget::enterLoop(KernelLowering &k, scf::ForOp loop) {
       continue;
     for (unsigned i : {0u, 1u}) {
       Value operand = dot->getOperand(i);
-      if (!loop.isDefinedOutsideOfLoop(operand) || inPlaceOperand(k, operand) ||
+      if (!loop.isDefinedOutsideOfLoop(operand) || inPlaceOperand(k, dot, i) ||
           stagedBeforeLoop.contains({dot, i}) || !k.tiles.count(operand))
         continue;
       if (failed(stageOperand(k, dot, i)))
@@ -622,7 +642,7 @@ NVGPUTarget::prepareMmaOperands(KernelLowering &k, tile::DotOp dot) {
   bool anyStaged = false;
   auto operandBase = [&](unsigned i) -> FailureOr<Value> {
     Value operand = dot->getOperand(i);
-    if (tile::ReadOp read = inPlaceOperand(k, operand)) {
+    if (tile::ReadOp read = inPlaceOperand(k, dot, i)) {
       Ring *ring = k.ringOf(read.getBuffer());
       return k.slotByte(*ring, k.slotIndex(*ring, k.lowered(read.getIndices())));
     }
@@ -697,6 +717,9 @@ FailureOr<Value> NVGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
     k.consumed.insert(wait);
     pending = wait.getPending();
   }
+  usesWgmma = true;
+  if (kMajorB(dot))
+    return emitKMajorMma(k, dot, pending, operands, acc);
   // One wgmma group per 128-byte panel of the contracted extent: A's panel
   // p is its own [M, panel] tile, p M 128 bytes in; B's rows of panel p are
   // a [panel, N] tile p panel 128 bytes in (B has one column panel when
@@ -718,8 +741,90 @@ FailureOr<Value> NVGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
                                       b.getI64IntegerAttr(pending), UnitAttr(),
                                       /*transposeB=*/b.getUnitAttr(), d);
   }
-  usesWgmma = true;
   return d;
+}
+
+/// A wgmma group whose B is K-major: its slot holds B's transpose, N rows of
+/// K, laid out as A's slot is (128-byte panels of K, rows 128 bytes apart,
+/// swizzled). nvgpu.warpgroup.mma steps B's descriptor as a trans-b (N-major)
+/// tile, so these are NVVM wgmmas with both descriptors stepped here: per
+/// 64-row block i of A, panel p and 16-deep step s, A at p M + i 64 rows
+/// and B at p N rows of 128 bytes, both s 32 bytes into their rows. One
+/// fence before, one commit and one wait (the group's depth) after.
+FailureOr<Value> NVGPUTarget::emitKMajorMma(KernelLowering &k, tile::DotOp dot,
+                                            int64_t pending,
+                                            ArrayRef<Value> operands,
+                                            Value acc) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(dot.getType());
+  auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+  Type et = lhsType.getElementType();
+  int64_t m = lhsType.getDimSize(0), kk = lhsType.getDimSize(1),
+          n = type.getDimSize(1);
+  int64_t panel = kSwizzleBytes / byteWidth(et);
+  constexpr int64_t kStep = 16; // the K of one 16-bit wgmma
+  // The descriptor of the K-major tile of `rows` rows at `byte`, as
+  // nvgpu.warpgroup.generate_descriptor makes it for a 128-byte-swizzled
+  // [rows, panel] tile; an i64 once lowered.
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto space3 = IntegerAttr::get(b.getI64Type(), 3);
+  auto descriptor = [&](Value byte, int64_t rows) -> Value {
+    SmallVector<int64_t> shape = {rows, panel};
+    Value view = memref::ViewOp::create(
+        b, loc, MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space),
+        k.dynamicShared(), byte, ValueRange{});
+    Value ptr =
+        tensorMaps.empty()
+            ? LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(ctx))
+                  .getResult()
+            : k.func.getArgument(tensorMaps.front().argument);
+    Value map = UnrealizedConversionCastOp::create(
+                    b, loc, mapType(ctx, shape, et), ptr)
+                    .getResult(0);
+    auto descType = nvgpu::WarpgroupMatrixDescriptorType::get(
+        ctx, MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space3));
+    Value desc = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descType,
+                                                              view, map);
+    return UnrealizedConversionCastOp::create(b, loc, b.getI64Type(), desc)
+        .getResult(0);
+  };
+  auto wgmmaType = [&](Type t) {
+    return t.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  };
+  Value blocks = accumulatorStruct(k, acc, type);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t i = 0; i < m / 64; ++i) {
+    Value d = LLVM::ExtractValueOp::create(b, loc, blocks, i);
+    for (int64_t p = 0; p < kk / panel; ++p)
+      for (int64_t s = 0; s < panel / kStep; ++s) {
+        int64_t stepBytes = s * kStep * byteWidth(et);
+        Value a = descriptor(
+            arith::AddIOp::create(
+                b, loc, operands[0],
+                k.idx((p * m + i * 64) * kSwizzleBytes + stepBytes)),
+            64);
+        Value bk = descriptor(
+            arith::AddIOp::create(b, loc, operands[1],
+                                  k.idx(p * n * kSwizzleBytes + stepBytes)),
+            n);
+        d = NVVM::WgmmaMmaAsyncOp::create(
+            b, loc, d.getType(), d, a, bk,
+            NVVM::MMAShapeAttr::get(ctx, 64, n, kStep), wgmmaType(et),
+            wgmmaType(et), NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+            NVVM::MMALayout::row, NVVM::MMALayout::col,
+            NVVM::MMAIntOverflowAttr());
+      }
+    blocks = LLVM::InsertValueOp::create(b, loc, blocks, d, i);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
+  auto accType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx, VectorType::get(type.getShape(), b.getF32Type()));
+  return UnrealizedConversionCastOp::create(b, loc, accType, blocks)
+      .getResult(0);
 }
 
 /// Calls `body` with each run of `length` (1 or 2) registers of a wgmma

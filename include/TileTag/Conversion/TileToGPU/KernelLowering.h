@@ -120,9 +120,10 @@ public:
   virtual LogicalResult planAsyncCopies(KernelLowering &k) = 0;
   /// Why `dot` cannot run on the target's matrix unit; empty when it can.
   virtual std::string whyNotMma(KernelLowering &k, tile::DotOp dot) = 0;
-  /// Whether a tile.read result used by an MMA dot is read in place (not
-  /// copied out of its slot).
-  virtual bool readsInPlace(KernelLowering &k, Value operand) = 0;
+  /// Whether MMA dot `dot` reads its operand `i` (a tile.read of a slot, or
+  /// a transpose of one) in place from the slot, not from a copy.
+  virtual bool readsInPlace(KernelLowering &k, tile::DotOp dot,
+                            unsigned i) = 0;
   /// Shared memory the target needs beyond the rings (staged MMA operands):
   /// reserves it from `k.sharedBytes` on.
   virtual void planSharedExtras(KernelLowering &k) = 0;
