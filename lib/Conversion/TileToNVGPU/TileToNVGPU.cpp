@@ -145,8 +145,11 @@ private:
       function_ref<void(int64_t block, int64_t reg, Value e, Value row)> body);
   tile::ReadOp slotInPlace(KernelLowering &k, Value tile);
   tile::ReadOp inPlaceOperand(KernelLowering &k, tile::DotOp dot, unsigned i);
-  static bool kMajorB(tile::DotOp dot) {
-    return dot.getRhs().getDefiningOp<tile::TransposeOp>() != nullptr;
+  /// Whether wgmma reads `dot`'s B K-major: the transpose of a slot, in
+  /// place. (A staged B is laid out as B, N-major, whatever computed it.)
+  bool kMajorB(KernelLowering &k, tile::DotOp dot) {
+    return dot.getRhs().getDefiningOp<tile::TransposeOp>() &&
+           inPlaceOperand(k, dot, 1);
   }
   FailureOr<Value> emitKMajorMma(KernelLowering &k, tile::DotOp dot,
                                  int64_t pending, ArrayRef<Value> operands,
@@ -718,7 +721,7 @@ FailureOr<Value> NVGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
     pending = wait.getPending();
   }
   usesWgmma = true;
-  if (kMajorB(dot))
+  if (kMajorB(k, dot))
     return emitKMajorMma(k, dot, pending, operands, acc);
   // One wgmma group per 128-byte panel of the contracted extent: A's panel
   // p is its own [M, panel] tile, p M 128 bytes in; B's rows of panel p are

@@ -96,3 +96,28 @@ tile.kernel @d128(%Q: memref<?x?xbf16>, %K: memref<?x?xbf16>, %S: memref<?x?xf32
   tile.store %s, %S[%c0, %c0] : tensor<128x64xf32> -> memref<?x?xf32>
   tile.return
 }
+
+// A transpose of a tile that is not a slot (here a loaded one) is staged
+// into shared memory as B is laid out, N-major: read with trans-b.
+// CHECK-LABEL: gpu.func @staged
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvgpu.warpgroup.mma {{.*}}{transposeB
+// WGMMA-LABEL: gpu.func @staged
+// WGMMA-NOT: nvvm.wgmma.mma_async
+// PTX-LABEL: .entry staged
+// PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1,  1, 0,  1;
+// PTX-NOT: wgmma.mma_async
+tile.kernel @staged(%Q: memref<?x?xbf16>, %K: memref<?x?xbf16>, %S: memref<?x?xf32>) grid(1) {
+  %c0 = arith.constant 0 : index
+  // expected-remark @+1 {{the loaded tile}}
+  %q = tile.load %Q[%c0, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x64xbf16>
+  // expected-remark @+1 {{the loaded tile}}
+  %k = tile.load %K[%c0, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<64x64xbf16>
+  %kt = tile.transpose %k perm [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x64xf32>
+  // expected-remark @+2 {{A is copied into shared memory}}
+  // expected-remark @+1 {{B is copied into shared memory}}
+  %s = tile.dot %q, %kt, %z : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+  tile.store %s, %S[%c0, %c0] : tensor<128x64xf32> -> memref<?x?xf32>
+  tile.return
+}
