@@ -96,7 +96,8 @@ static void registerLoweringPlanners() {
       std::unique_ptr<conversion::LoweringTarget> target = makeTarget();
       cost::LoweringPlan plan;
       if (failed(conversion::planLowering(kernel, *target, plan.workspace,
-                                          plan.elementwiseDots)))
+                                          plan.elementwiseDots,
+                                          plan.stagedAtDot)))
         return failure();
       return plan;
     };

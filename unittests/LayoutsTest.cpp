@@ -71,6 +71,36 @@ TEST(LayoutsTest, WgmmaAccumulatorSplitsIntoThreadAndRegisterParts) {
       }
 }
 
+TEST(LayoutsTest, WgmmaRegisterATable) {
+  // Thread 0: a0, a1 in row 0; a2, a3 in row 8; a4..a7 the same 8 columns on.
+  EXPECT_EQ(wgmmaRegisterAElement(0, 0, 0), (Coord{0, 0}));
+  EXPECT_EQ(wgmmaRegisterAElement(0, 0, 1), (Coord{0, 1}));
+  EXPECT_EQ(wgmmaRegisterAElement(0, 1, 0), (Coord{8, 0}));
+  EXPECT_EQ(wgmmaRegisterAElement(0, 2, 1), (Coord{0, 9}));
+  EXPECT_EQ(wgmmaRegisterAElement(0, 3, 0), (Coord{8, 8}));
+  EXPECT_EQ(wgmmaRegisterAElement(5, 0, 0), (Coord{1, 2}));
+  EXPECT_EQ(wgmmaRegisterAElement(31, 3, 1), (Coord{15, 15}));
+  EXPECT_EQ(wgmmaRegisterAElement(127, 3, 1), (Coord{63, 15}));
+}
+
+// A taken from registers is packed from the accumulator registers that hold
+// its elements in the same thread: the layouts agree for every thread, step
+// and register, so no value crosses lanes.
+TEST(LayoutsTest, WgmmaRegisterAIsTheAccumulatorsLayout) {
+  for (int64_t n : {16, 64, 128})
+    for (int64_t t = 0; t < 128; ++t)
+      for (int64_t step = 0; step < n / 16; ++step)
+        for (int64_t reg = 0; reg < 4; ++reg)
+          for (int64_t half = 0; half < 2; ++half) {
+            Coord a = wgmmaRegisterAElement(t, reg, half);
+            int64_t r = wgmmaAccumulatorRegisterOfA(step, reg, half);
+            ASSERT_LT(r, wgmmaAccumulatorRegisters(n));
+            ASSERT_EQ(wgmmaAccumulatorElement(t, r),
+                      (Coord{a.row, a.col + 16 * step}))
+                << "thread " << t << " step " << step << " register " << reg;
+          }
+}
+
 TEST(LayoutsTest, Swizzle128BTable) {
   EXPECT_EQ(swizzle128B(0), 0);
   EXPECT_EQ(swizzle128B(16), 16);

@@ -29,6 +29,19 @@ Slot mlir::tiletag::layout::wgmmaAccumulatorSlot(Coord e) {
   return {32 * warp + lane, 4 * block + 2 * upper + inBlock % 2};
 }
 
+Coord mlir::tiletag::layout::wgmmaRegisterAElement(int64_t thread,
+                                                   int64_t reg, int64_t half) {
+  int64_t warp = thread / 32, lane = thread % 32;
+  return {16 * warp + lane / 4 + 8 * (reg % 2),
+          2 * (lane % 4) + half + 8 * (reg / 2)};
+}
+
+int64_t mlir::tiletag::layout::wgmmaAccumulatorRegisterOfA(int64_t step,
+                                                           int64_t reg,
+                                                           int64_t half) {
+  return 8 * step + 2 * reg + half;
+}
+
 int64_t mlir::tiletag::layout::swizzle128B(int64_t offset) {
   int64_t row = (offset >> 7) & 7; // row within the 8-row, 1024-byte atom
   return offset ^ (row << 4);      // XOR into the 16-byte chunk index

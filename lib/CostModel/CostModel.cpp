@@ -656,14 +656,16 @@ private:
         step.tensorWork = flops * facts.fp8MmaCost;
         step.fp8Mma = true;
       }
-      // An operand that is not a ring slot is stored into shared memory by
-      // the threads, element by element, before the MMA reads it; one that
-      // the innermost loop around the dot does not change is stored once,
-      // before that loop (the Hopper lowering's enterLoop), not charged.
+      // An operand the lowering stages is stored into shared memory by the
+      // threads, element by element, before the MMA reads it. Without a
+      // plan: one that is not a ring slot, unless the innermost loop around
+      // the dot does not change it (the Hopper lowering's enterLoop stages
+      // that once, before the loop).
       for (unsigned i : {0u, 1u})
         if (Value operand = dot->getOperand(i);
-            !onLanes && !readFromSlot(dot, i) &&
-            changesInInnermostLoop(operand, dot))
+            facts.planned ? facts.lowering.stagedAtDot.contains({dot, i})
+                          : !onLanes && !readFromSlot(dot, i) &&
+                                changesInInnermostLoop(operand, dot))
           step.cudaOps += static_cast<double>(
               cast<ShapedType>(operand.getType()).getNumElements());
     } else if (auto load = dyn_cast<tile::LoadOp>(op)) {

@@ -49,6 +49,20 @@ Coord wgmmaAccumulatorElement(int64_t thread, int64_t reg);
 /// The inverse: who holds element (row, col) of an m64nN accumulator.
 Slot wgmmaAccumulatorSlot(Coord element);
 
+/// The element (row, k) of a 16-bit A operand taken from registers by an
+/// m64nNk16 wgmma that thread `thread` holds in half `half` (0, 1) of its
+/// 32-bit register `reg` (0..3): warp w owns rows 16w..16w+15; lane l holds
+/// rows l / 4 (registers 0, 2) and l / 4 + 8 (1, 3), columns 2 (l mod 4) +
+/// half (registers 0, 1) and 8 more (2, 3).
+Coord wgmmaRegisterAElement(int64_t thread, int64_t reg, int64_t half);
+
+/// The register of an m64nN f32 accumulator that holds, in every thread,
+/// the element that half `half` of register `reg` of the A fragment of
+/// 16-deep step `step` needs, where A's columns are the accumulator's (an
+/// element-wise function of it, attention's P): 8 step + 2 reg + half. So
+/// A is packed from the thread's own accumulator registers, in order.
+int64_t wgmmaAccumulatorRegisterOfA(int64_t step, int64_t reg, int64_t half);
+
 //===----------------------------------------------------------------------===//
 // TMA and wgmma shared-memory swizzle (CU_TENSOR_MAP_SWIZZLE_128B)
 //===----------------------------------------------------------------------===//

@@ -122,6 +122,9 @@ struct LoweringPlan {
   /// The tile.dot ops it computes element by element on the vector lanes,
   /// not on the matrix unit (shapes or types the unit does not take).
   llvm::DenseSet<Operation *> elementwiseDots;
+  /// (matrix-unit dot, operand) that it stages into shared memory, element
+  /// by element, at each run of the dot.
+  llvm::DenseSet<std::pair<Operation *, unsigned>> stagedAtDot;
 };
 /// Plans a kernel as one chip's lowering would; fails where that lowering
 /// refuses the kernel.

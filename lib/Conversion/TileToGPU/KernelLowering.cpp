@@ -2237,7 +2237,8 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
 LogicalResult conversion::planLowering(
     tile::KernelOp kernel, LoweringTarget &target,
     DenseMap<Operation *, std::pair<int64_t, int64_t>> &workspace,
-    DenseSet<Operation *> &elementwiseDots) {
+    DenseSet<Operation *> &elementwiseDots,
+    DenseSet<std::pair<Operation *, unsigned>> &stagedAtDot) {
   MLIRContext *ctx = kernel.getContext();
   ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
@@ -2250,6 +2251,7 @@ LogicalResult conversion::planLowering(
     return failure();
   workspace = std::move(lowering.workspaceTraffic);
   elementwiseDots = std::move(lowering.elementwiseDots);
+  stagedAtDot = std::move(lowering.stagedAtDot);
   return success();
 }
 

@@ -151,9 +151,11 @@ private:
     return dot.getRhs().getDefiningOp<tile::TransposeOp>() &&
            inPlaceOperand(k, dot, 1);
   }
-  FailureOr<Value> emitKMajorMma(KernelLowering &k, tile::DotOp dot,
-                                 int64_t pending, ArrayRef<Value> operands,
-                                 Value acc);
+  FailureOr<SmallVector<Value>> packRegisterA(KernelLowering &k,
+                                              tile::DotOp dot);
+  FailureOr<Value> emitNvvmMma(KernelLowering &k, tile::DotOp dot,
+                               int64_t pending, ArrayRef<Value> operands,
+                               Value acc);
   nvgpu::TensorMapDescriptorType mapType(MLIRContext *ctx,
                                          ArrayRef<int64_t> box, Type element);
 
@@ -165,6 +167,9 @@ private:
   // Staged operands that were staged once, before a loop they do not change
   // in.
   DenseSet<std::pair<Operation *, unsigned>> stagedBeforeLoop;
+  // wgmma dot -> its A packed into 32-bit registers (two 16-bit elements
+  // each) in the accumulator's layout, where A is taken from registers.
+  DenseMap<Operation *, SmallVector<Value>> registerA;
   bool usesWgmma = false;
   // The kernel accesses what TMA stores write other than by TMA stores.
   bool storedMemoryReused = false;
@@ -645,6 +650,15 @@ NVGPUTarget::prepareMmaOperands(KernelLowering &k, tile::DotOp dot) {
   bool anyStaged = false;
   auto operandBase = [&](unsigned i) -> FailureOr<Value> {
     Value operand = dot->getOperand(i);
+    if (i == 0) {
+      FailureOr<SmallVector<Value>> packed = packRegisterA(k, dot);
+      if (failed(packed))
+        return failure();
+      if (!packed->empty()) {
+        registerA[dot] = std::move(*packed);
+        return k.idx(0); // no shared memory: the registers above
+      }
+    }
     if (tile::ReadOp read = inPlaceOperand(k, dot, i)) {
       Ring *ring = k.ringOf(read.getBuffer());
       return k.slotByte(*ring, k.slotIndex(*ring, k.lowered(read.getIndices())));
@@ -654,6 +668,7 @@ NVGPUTarget::prepareMmaOperands(KernelLowering &k, tile::DotOp dot) {
                                    k.idx(stagingOffset.lookup({dot, i})))
           .getResult();
     anyStaged = true;
+    k.stagedAtDot.insert({dot, i});
     k.reportFallback(dot, Twine(i == 0 ? "A" : "B") +
                               " is copied into shared memory for wgmma by "
                               "the warpgroup (it is not a slot a TMA copy "
@@ -721,8 +736,8 @@ FailureOr<Value> NVGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
     pending = wait.getPending();
   }
   usesWgmma = true;
-  if (kMajorB(k, dot))
-    return emitKMajorMma(k, dot, pending, operands, acc);
+  if (kMajorB(k, dot) || registerA.count(dot))
+    return emitNvvmMma(k, dot, pending, operands, acc);
   // One wgmma group per 128-byte panel of the contracted extent: A's panel
   // p is its own [M, panel] tile, p M 128 bytes in; B's rows of panel p are
   // a [panel, N] tile p panel 128 bytes in (B has one column panel when
@@ -747,17 +762,53 @@ FailureOr<Value> NVGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
   return d;
 }
 
-/// A wgmma group whose B is K-major: its slot holds B's transpose, N rows of
-/// K, laid out as A's slot is (128-byte panels of K, rows 128 bytes apart,
-/// swizzled). nvgpu.warpgroup.mma steps B's descriptor as a trans-b (N-major)
-/// tile, so these are NVVM wgmmas with both descriptors stepped here: per
-/// 64-row block i of A, panel p and 16-deep step s, A at p M + i 64 rows
-/// and B at p N rows of 128 bytes, both s 32 bytes into their rows. One
-/// fence before, one commit and one wait (the group's depth) after.
-FailureOr<Value> NVGPUTarget::emitKMajorMma(KernelLowering &k, tile::DotOp dot,
-                                            int64_t pending,
-                                            ArrayRef<Value> operands,
-                                            Value acc) {
+/// A computed element-wise from a wgmma accumulator of its own shape that
+/// this warpgroup holds in registers (attention's P = exp(S - m)): wgmma
+/// takes it from registers, packed two 16-bit elements to a register in the
+/// order the accumulator holds them (layout::wgmmaAccumulatorRegisterOfA),
+/// not through shared memory. Empty where A is not such a tile.
+FailureOr<SmallVector<Value>> NVGPUTarget::packRegisterA(KernelLowering &k,
+                                                        tile::DotOp dot) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  Value a = dot.getLhs();
+  auto type = cast<RankedTensorType>(a.getType());
+  Type et = type.getElementType();
+  Value acc = k.registerEpilogueSource(a);
+  if (!acc || (!et.isBF16() && !et.isF16()) ||
+      cast<RankedTensorType>(acc.getType()).getShape() != type.getShape() ||
+      type.getDimSize(0) % 64 != 0 || type.getDimSize(1) % 16 != 0)
+    return SmallVector<Value>();
+  SmallVector<Value> packed;
+  auto pairType = VectorType::get({2}, et);
+  if (failed(k.forEachEpilogueRun(
+          a, acc, [&](ArrayRef<Value> elements, Value, Value) {
+            assert(elements.size() == 2 && "runs of two columns");
+            Value pair = LLVM::PoisonOp::create(b, loc, pairType);
+            for (auto [j, e] : llvm::enumerate(elements))
+              pair = LLVM::InsertElementOp::create(
+                  b, loc, pair, e,
+                  LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                           b.getI32IntegerAttr(j)));
+            packed.push_back(
+                LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair));
+          })))
+    return failure();
+  return packed;
+}
+
+/// A wgmma group the upstream nvgpu.warpgroup.mma cannot express: B K-major
+/// (a transposed slot: N rows of K, laid out as A's slot is, read without
+/// trans-b), or A from registers (packRegisterA). Per 64-row block i of A,
+/// 128-byte panel p of K and 16-deep step s: A at p M + 64 i rows of 128
+/// bytes and s 32 bytes into them, or registers 4 (p 4 + s) .. + 3 of block
+/// i; B K-major at p N rows and s 32 bytes in, or N-major (rows of K, 128
+/// bytes each) 16 (p 4 + s) rows in. One fence before, one commit and one
+/// wait (the group's depth) after.
+FailureOr<Value> NVGPUTarget::emitNvvmMma(KernelLowering &k, tile::DotOp dot,
+                                          int64_t pending,
+                                          ArrayRef<Value> operands,
+                                          Value acc) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   MLIRContext *ctx = b.getContext();
@@ -768,16 +819,21 @@ FailureOr<Value> NVGPUTarget::emitKMajorMma(KernelLowering &k, tile::DotOp dot,
           n = type.getDimSize(1);
   int64_t panel = kSwizzleBytes / byteWidth(et);
   constexpr int64_t kStep = 16; // the K of one 16-bit wgmma
-  // The descriptor of the K-major tile of `rows` rows at `byte`, as
-  // nvgpu.warpgroup.generate_descriptor makes it for a 128-byte-swizzled
-  // [rows, panel] tile; an i64 once lowered.
+  int64_t stepBytes = kStep * byteWidth(et);
+  bool bKMajor = kMajorB(k, dot);
+  auto fromRegisters = registerA.find(dot);
+  // The descriptor of the 128-byte-swizzled tile of `rows` rows of one
+  // panel at `byte`, as nvgpu.warpgroup.generate_descriptor makes it (its
+  // leading-byte offset, `rows` 128-byte rows, is what steps an N-major B
+  // from one 64-column panel to the next); an i64 once lowered.
   auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto space3 = IntegerAttr::get(b.getI64Type(), 3);
-  auto descriptor = [&](Value byte, int64_t rows) -> Value {
+  auto descriptor = [&](Value base, int64_t byte, int64_t rows) -> Value {
     SmallVector<int64_t> shape = {rows, panel};
+    Value at = arith::AddIOp::create(b, loc, base, k.idx(byte));
     Value view = memref::ViewOp::create(
         b, loc, MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space),
-        k.dynamicShared(), byte, ValueRange{});
+        k.dynamicShared(), at, ValueRange{});
     Value ptr =
         tensorMaps.empty()
             ? LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(ctx))
@@ -793,32 +849,70 @@ FailureOr<Value> NVGPUTarget::emitKMajorMma(KernelLowering &k, tile::DotOp dot,
     return UnrealizedConversionCastOp::create(b, loc, b.getI64Type(), desc)
         .getResult(0);
   };
-  auto wgmmaType = [&](Type t) {
-    return t.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-  };
+  auto wgmmaType = et.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   Value blocks = accumulatorStruct(k, acc, type);
+  int64_t pairsPerBlock = kk / 2 / 2; // of A's source accumulator registers
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t i = 0; i < m / 64; ++i) {
     Value d = LLVM::ExtractValueOp::create(b, loc, blocks, i);
     for (int64_t p = 0; p < kk / panel; ++p)
       for (int64_t s = 0; s < panel / kStep; ++s) {
-        int64_t stepBytes = s * kStep * byteWidth(et);
-        Value a = descriptor(
-            arith::AddIOp::create(
-                b, loc, operands[0],
-                k.idx((p * m + i * 64) * kSwizzleBytes + stepBytes)),
-            64);
-        Value bk = descriptor(
-            arith::AddIOp::create(b, loc, operands[1],
-                                  k.idx(p * n * kSwizzleBytes + stepBytes)),
-            n);
-        d = NVVM::WgmmaMmaAsyncOp::create(
-            b, loc, d.getType(), d, a, bk,
-            NVVM::MMAShapeAttr::get(ctx, 64, n, kStep), wgmmaType(et),
-            wgmmaType(et), NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-            NVVM::MMALayout::row, NVVM::MMALayout::col,
-            NVVM::MMAIntOverflowAttr());
+        int64_t step = p * (panel / kStep) + s;
+        Value bDesc =
+            bKMajor
+                ? descriptor(operands[1], p * n * kSwizzleBytes + s * stepBytes,
+                             n)
+                : descriptor(operands[1], step * kStep * kSwizzleBytes, panel);
+        if (fromRegisters == registerA.end()) {
+          Value aDesc = descriptor(
+              operands[0], (p * m + i * 64) * kSwizzleBytes + s * stepBytes,
+              64);
+          d = NVVM::WgmmaMmaAsyncOp::create(
+              b, loc, d.getType(), d, aDesc, bDesc,
+              NVVM::MMAShapeAttr::get(ctx, 64, n, kStep), wgmmaType,
+              wgmmaType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+              NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+              NVVM::MMALayout::row,
+              bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+              NVVM::MMAIntOverflowAttr());
+          continue;
+        }
+        // NVVM's wgmma takes A by descriptor only: the register form as
+        // PTX, the accumulator tied in and out, scale-d a predicate that
+        // is true (accumulate).
+        int64_t regs = layout::wgmmaAccumulatorRegisters(n);
+        std::string ptx;
+        llvm::raw_string_ostream os(ptx);
+        os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << regs + 5
+           << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << n << "k16.f32."
+           << (et.isBF16() ? "bf16.bf16" : "f16.f16") << " {";
+        for (int64_t r = 0; r < regs; ++r)
+          os << (r ? ", $" : "$") << r;
+        os << "}, {$" << regs << ", $" << regs + 1 << ", $" << regs + 2
+           << ", $" << regs + 3 << "}, $" << regs + 4 << ", p, 1, 1, "
+           << (bKMajor ? 0 : 1) << ";\n}";
+        std::string constraints;
+        for (int64_t r = 0; r < regs; ++r)
+          constraints += "=f,";
+        constraints += "r,r,r,r,l,r";
+        SmallVector<Value> inputs;
+        for (int64_t r = 0; r < 4; ++r)
+          inputs.push_back(fromRegisters->second[i * pairsPerBlock + 4 * step +
+                                                 r]);
+        inputs.push_back(bDesc);
+        inputs.push_back(LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                                  b.getI32IntegerAttr(1)));
+        for (int64_t r = 0; r < regs; ++r) {
+          constraints += "," + std::to_string(r);
+          inputs.push_back(LLVM::ExtractValueOp::create(b, loc, d, r));
+        }
+        d = LLVM::InlineAsmOp::create(
+                b, loc, d.getType(), inputs, ptx, constraints,
+                /*has_side_effects=*/true, /*is_align_stack=*/false,
+                LLVM::tailcallkind::TailCallKind::None,
+                LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+                ArrayAttr())
+                .getResult(0);
       }
     blocks = LLVM::InsertValueOp::create(b, loc, blocks, d, i);
   }

@@ -344,6 +344,10 @@ public:
   DenseMap<Operation *, std::pair<int64_t, int64_t>> workspaceTraffic;
   /// The tile.dot ops computed element by element, off the matrix unit.
   DenseSet<Operation *> elementwiseDots;
+  /// (MMA dot, operand) that the target stages into shared memory at each
+  /// run of the dot (not once before a loop, not read in place or from
+  /// registers).
+  DenseSet<std::pair<Operation *, unsigned>> stagedAtDot;
 
   // Emission state.
   IRMapping mapping;
@@ -422,14 +426,16 @@ lowerKernels(ModuleOp module, bool allowUnverified, bool reportFallbacks,
              function_ref<std::unique_ptr<LoweringTarget>()> makeTarget);
 
 /// What lowering `kernel` for `target` would do, where that changes its
-/// cost: its workspace traffic (KernelLowering::workspaceTraffic) and the
-/// dots it computes element by element (KernelLowering::elementwiseDots).
-/// The lowering is built in a scratch module and dropped, with its
-/// diagnostics. Fails where the lowering refuses the kernel.
+/// cost: its workspace traffic (KernelLowering::workspaceTraffic), the dots
+/// it computes element by element (elementwiseDots) and the operands it
+/// stages at each dot (stagedAtDot). The lowering is built in a scratch
+/// module and dropped, with its diagnostics. Fails where the lowering
+/// refuses the kernel.
 LogicalResult
 planLowering(tile::KernelOp kernel, LoweringTarget &target,
              DenseMap<Operation *, std::pair<int64_t, int64_t>> &workspace,
-             DenseSet<Operation *> &elementwiseDots);
+             DenseSet<Operation *> &elementwiseDots,
+             DenseSet<std::pair<Operation *, unsigned>> &stagedAtDot);
 
 /// The targets, for planLowering (defined by the NVGPU and AMDGPU
 /// libraries; `chip` as --tiletag-convert-to-amdgpu takes it).
