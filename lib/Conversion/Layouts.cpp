@@ -54,20 +54,26 @@ bool mlir::tiletag::layout::isVectorRun(int64_t runBytes, int64_t rowBytes) {
 
 std::string mlir::tiletag::layout::wgmmaShapeProblem(int64_t m, int64_t k,
                                                      int64_t n,
-                                                     int64_t elementBytes) {
-  if (elementBytes != 2)
-    return "wgmma multiplies 16-bit inputs (bf16, f16)";
+                                                     int64_t elementBytes,
+                                                     bool bKMajor) {
+  if (elementBytes != 2 && elementBytes != 1)
+    return "wgmma multiplies 16-bit (bf16, f16) or fp8 inputs";
+  if (elementBytes == 1 && !bKMajor)
+    return "fp8 wgmma reads B K-major only (B the transpose of a slot of N "
+           "rows of K)";
   if (m % 64 != 0)
     return "its " + std::to_string(m) +
            " rows are no multiple of 64 (one m64 wgmma per 64 rows)";
-  // More than one panel of K: one wgmma group per panel, each reading a
-  // [64, N] block of B, which is a plain panel-layout tile only when B has
-  // one column panel (N at most 64).
+  // More than one panel of K: an N-major B's rows of each panel are a
+  // plain panel-layout tile only when B has one column panel (N 128 bytes
+  // at most); a K-major B has its own panels of K, as A has.
   if (k * elementBytes % 128 != 0 ||
-      (k * elementBytes != 128 && n * elementBytes > 128))
+      (k * elementBytes != 128 && !bKMajor && n * elementBytes > 128))
     return "its contracted extent of " + std::to_string(k) +
-           " is not one 128-byte swizzle panel (64 16-bit elements), or "
-           "whole panels with at most 64 columns";
+           " is not one 128-byte swizzle panel (" +
+           std::to_string(128 / elementBytes) +
+           " elements), or whole panels with B K-major or at most " +
+           std::to_string(128 / elementBytes) + " columns";
   if (n % 64 != 0 || n > 256)
     return "its " + std::to_string(n) +
            " columns are not a multiple of 64 up to 256";

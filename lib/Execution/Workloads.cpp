@@ -32,6 +32,21 @@ gemmReference(const NamedBuffers &in, const NamedScalars &) {
   return out;
 }
 
+/// C[M, N] = A[M, K] * B[N, K]^T: B given by rows of K (K-major).
+static llvm::StringMap<std::vector<double>>
+gemmNTReference(const NamedBuffers &in, const NamedScalars &) {
+  const Array &a = *in.lookup("A"), &b = *in.lookup("B");
+  int64_t m = a.shape[0], k = a.shape[1], n = b.shape[0];
+  std::vector<double> c(m * n, 0.0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t kk = 0; kk < k; ++kk)
+        c[i * n + j] += a.data[i * k + kk] * b.data[j * k + kk];
+  llvm::StringMap<std::vector<double>> out;
+  out["C"] = std::move(c);
+  return out;
+}
+
 /// D = max(A * B + bias, 0), bias broadcast over the rows: a GEMM with an
 /// epilogue.
 static llvm::StringMap<std::vector<double>>
@@ -184,6 +199,7 @@ static const std::vector<Workload> &workloads() {
   static const std::vector<Workload> all = {
       {"gemm", {"C"}, {}, {}, 1e-3, 1e-3, nullptr, gemmReference},
       {"gemm_bf16", {"C"}, {}, {}, 5e-3, 1e-3, nullptr, gemmReference},
+      {"gemm_nt", {"C"}, {}, {}, 1e-3, 1e-3, nullptr, gemmNTReference},
       {"gemm_splitk", {"C"}, {"W"}, {}, 1e-3, 1e-3, nullptr, gemmReference},
       {"gemm_bias_relu", {"D"}, {}, {}, 1e-3, 1e-3, nullptr,
        gemmBiasReluReference},

@@ -1871,8 +1871,14 @@ static DiagnosedSilenceableFailure mmaServes(tiletag::AsyncMmaOp self,
     int64_t m = lhs.getDimSize(0), k = lhs.getDimSize(1),
             n = llvm::cast<RankedTensorType>(dot.getType()).getDimSize(1),
             bytes = et.isIntOrFloat() ? et.getIntOrFloatBitWidth() / 8 : 0;
-    std::string why = mfma ? layout::mfmaShapeProblem(m, k, n, bytes)
-                           : layout::wgmmaShapeProblem(m, k, n, bytes);
+    // wgmma reads a B that is a transpose K-major (once its slot is in
+    // place), and multiplies fp8 only as f8E4M3FN or f8E5M2.
+    bool bKMajor = dot.getRhs().getDefiningOp<tile::TransposeOp>() != nullptr;
+    std::string why =
+        mfma ? layout::mfmaShapeProblem(m, k, n, bytes)
+        : tile::isFp8(et) && !isa<Float8E4M3FNType, Float8E5M2Type>(et)
+            ? "wgmma multiplies bf16, f16, f8E4M3FN or f8E5M2 inputs"
+            : layout::wgmmaShapeProblem(m, k, n, bytes, bKMajor);
     if (!why.empty())
       return self.emitSilenceableError()
              << schedule::stringifyAsyncUnit(self.getUnit())

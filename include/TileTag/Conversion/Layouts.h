@@ -81,12 +81,13 @@ int64_t swizzle128B(int64_t offset);
 /// multiple of its length is aligned in every row.
 bool isVectorRun(int64_t runBytes, int64_t rowBytes);
 
-/// Why an M x K by K x N product of `elementBytes`-byte inputs is not one
-/// wgmma group from 128-byte swizzled slots (A K-major in one panel, B
-/// N-major in panels: the layout TMA gives TileTag's rings); empty when it
-/// is.
+/// Why an M x K by K x N product of `elementBytes`-byte inputs (2: bf16,
+/// f16; 1: fp8) is not one wgmma group from 128-byte swizzled slots (A
+/// K-major in panels; B N-major in panels, or K-major where `bKMajor`: the
+/// layouts TMA gives TileTag's rings); empty when it is. fp8 wgmma takes B
+/// K-major only.
 std::string wgmmaShapeProblem(int64_t m, int64_t k, int64_t n,
-                              int64_t elementBytes);
+                              int64_t elementBytes, bool bKMajor);
 
 //===----------------------------------------------------------------------===//
 // AMD CDNA3 MFMA (CDNA3 ISA: v_mfma_f32_16x16x16_f16 / _bf16, and for fp8

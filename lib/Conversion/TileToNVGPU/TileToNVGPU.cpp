@@ -285,11 +285,14 @@ std::string NVGPUTarget::whyNotMma(KernelLowering &k, tile::DotOp dot) {
            " warpgroups, not one";
   auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
   Type et = lhsType.getElementType();
-  if (!et.isBF16() && !et.isF16())
-    return "wgmma multiplies 16-bit inputs (bf16, f16)";
+  Type rt = cast<RankedTensorType>(dot.getRhs().getType()).getElementType();
+  for (Type t : {et, rt})
+    if (!t.isBF16() && !t.isF16() && !isa<Float8E4M3FNType, Float8E5M2Type>(t))
+      return "wgmma multiplies bf16, f16, f8E4M3FN or f8E5M2 inputs";
   std::string shape = layout::wgmmaShapeProblem(
       lhsType.getDimSize(0), lhsType.getDimSize(1),
-      cast<RankedTensorType>(dot.getType()).getDimSize(1), byteWidth(et));
+      cast<RankedTensorType>(dot.getType()).getDimSize(1), byteWidth(et),
+      kMajorB(k, dot));
   if (!shape.empty())
     return shape;
   // The commit and the wait that follow become the mma's own; a staged
@@ -818,8 +821,9 @@ FailureOr<Value> NVGPUTarget::emitNvvmMma(KernelLowering &k, tile::DotOp dot,
   int64_t m = lhsType.getDimSize(0), kk = lhsType.getDimSize(1),
           n = type.getDimSize(1);
   int64_t panel = kSwizzleBytes / byteWidth(et);
-  constexpr int64_t kStep = 16; // the K of one 16-bit wgmma
-  int64_t stepBytes = kStep * byteWidth(et);
+  // The K of one wgmma: 32 bytes of each row (16 16-bit or 32 fp8 elements).
+  constexpr int64_t stepBytes = 32;
+  int64_t kStep = stepBytes / byteWidth(et);
   bool bKMajor = kMajorB(k, dot);
   auto fromRegisters = registerA.find(dot);
   // The descriptor of the 128-byte-swizzled tile of `rows` rows of one
@@ -849,7 +853,15 @@ FailureOr<Value> NVGPUTarget::emitNvvmMma(KernelLowering &k, tile::DotOp dot,
     return UnrealizedConversionCastOp::create(b, loc, b.getI64Type(), desc)
         .getResult(0);
   };
-  auto wgmmaType = et.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  auto wgmmaType = [](Type t) {
+    if (t.isBF16())
+      return NVVM::WGMMATypes::bf16;
+    if (t.isF16())
+      return NVVM::WGMMATypes::f16;
+    return isa<Float8E4M3FNType>(t) ? NVVM::WGMMATypes::e4m3
+                                    : NVVM::WGMMATypes::e5m2;
+  };
+  Type bt = cast<RankedTensorType>(dot.getRhs().getType()).getElementType();
   Value blocks = accumulatorStruct(k, acc, type);
   int64_t pairsPerBlock = kk / 2 / 2; // of A's source accumulator registers
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
@@ -869,8 +881,8 @@ FailureOr<Value> NVGPUTarget::emitNvvmMma(KernelLowering &k, tile::DotOp dot,
               64);
           d = NVVM::WgmmaMmaAsyncOp::create(
               b, loc, d.getType(), d, aDesc, bDesc,
-              NVVM::MMAShapeAttr::get(ctx, 64, n, kStep), wgmmaType,
-              wgmmaType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+              NVVM::MMAShapeAttr::get(ctx, 64, n, kStep), wgmmaType(et),
+              wgmmaType(bt), NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
               NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
               NVVM::MMALayout::row,
               bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,

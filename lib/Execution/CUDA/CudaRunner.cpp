@@ -126,8 +126,10 @@ LogicalResult CudaProgramImpl::run(StringRef name,
       dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
     else if (a.elementType.isF32())
       dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    else if (width == 1) // fp8: TMA moves bytes
+      dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8;
     else {
-      error = "TMA operands must be bf16, f16 or f32";
+      error = "TMA operands must be bf16, f16, f32 or 8-bit";
       return failure();
     }
     cuuint64_t dims[5], strides[4];

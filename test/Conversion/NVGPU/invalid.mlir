@@ -183,7 +183,7 @@ tile.kernel @deep_k(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf
   %b = tile.load %B[%c0, %c0] padding(0.0 : bf16) : memref<?x?xbf16> -> tensor<128x128xbf16>
   %zero = arith.constant dense<0.0> : tensor<64x128xf32>
   %d = schedule.async wgmma {
-    // expected-error @below {{the schedule runs this tile.dot on wgmma, which cannot serve it: its contracted extent of 128 is not one 128-byte swizzle panel (64 16-bit elements), or whole panels with at most 64 columns}}
+    // expected-error @below {{the schedule runs this tile.dot on wgmma, which cannot serve it: its contracted extent of 128 is not one 128-byte swizzle panel (64 elements), or whole panels with B K-major or at most 64 columns}}
     %r = tile.dot %a, %b, %zero : tensor<64x128xbf16>, tensor<128x128xbf16> -> tensor<64x128xf32>
     schedule.yield %r : tensor<64x128xf32>
   } : tensor<64x128xf32>

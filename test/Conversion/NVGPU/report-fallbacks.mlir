@@ -8,7 +8,7 @@
 // RUN: tiletag-opt %S/../../../examples/gemm.mlir --tiletag-verify "--tiletag-convert-to-nvgpu=report-fallbacks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
 // RUN: sed 's/expected-/seen-/' %s | tiletag-opt -split-input-file "--tiletag-compile-cuda=verify=0 allow-unverified=1 report-fallbacks=1 format=isa" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // QUIET-NOT: remark
-// PIPELINE: remark: tile.dot runs element by element on the SIMT cores, not on wgmma: wgmma multiplies 16-bit inputs (bf16, f16)
+// PIPELINE: remark: tile.dot runs element by element on the SIMT cores, not on wgmma: wgmma multiplies bf16, f16, f8E4M3FN or f8E5M2 inputs
 
 // An f32 dot has no wgmma: it runs on the SIMT cores, its loaded operands and
 // its result in the workspace.
@@ -19,7 +19,7 @@ tile.kernel @simt_dot(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf
   // expected-remark @+1 {{held in the global workspace (16384 bytes per program): the loaded tile}}
   %b = tile.load %B[%c0, %c0] padding(0.0 : f32) : memref<?x?xf32> -> tensor<64x64xf32>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-remark @+2 {{tile.dot runs element by element on the SIMT cores, not on wgmma: wgmma multiplies 16-bit inputs (bf16, f16)}}
+  // expected-remark @+2 {{tile.dot runs element by element on the SIMT cores, not on wgmma: wgmma multiplies bf16, f16, f8E4M3FN or f8E5M2 inputs}}
   // expected-remark @+1 {{held in the global workspace (16384 bytes per program): the result of a tile.dot computed element by element}}
   %d = tile.dot %a, %b, %z : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
   tile.store %d, %C[%c0, %c0] : tensor<64x64xf32> -> memref<?x?xf32>

@@ -968,7 +968,7 @@ tile.kernel @deep_step(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error-re @below {{wgmma cannot serve the tile.dot at line {{[0-9]+}}: its contracted extent of 128 is not one 128-byte swizzle panel (64 16-bit elements), or whole panels with at most 64 columns}}
+    // expected-error-re @below {{wgmma cannot serve the tile.dot at line {{[0-9]+}}: its contracted extent of 128 is not one 128-byte swizzle panel (64 elements), or whole panels with B K-major or at most 64 columns}}
     %w = transform.tiletag.async_mma %l wait_depth(0) : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
