@@ -239,8 +239,6 @@ LogicalResult NVGPUTarget::planAsyncCopies(KernelLowering &k) {
   return status;
 }
 
-/// The TMA-filled, swizzled slot read that a wgmma operand can use in place,
-/// if any; otherwise the operand is staged into shared memory first.
 /// The read that gives `tile` from a slot TMA fills in the 128-byte swizzle
 /// (the layout wgmma's descriptors address), if it is one.
 tile::ReadOp NVGPUTarget::slotInPlace(KernelLowering &k, Value tile) {
