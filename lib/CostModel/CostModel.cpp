@@ -317,15 +317,6 @@ struct LoopCounts {
   int64_t tightestMmaWait = INT64_MAX;
 };
 
-/// Whether the matrix unit reads operand `i` of `dot` from its slot: a
-/// tile.read, or for B its transpose (a K-major B).
-static bool readFromSlot(tile::DotOp dot, unsigned i) {
-  Value operand = dot->getOperand(i);
-  if (auto t = operand.getDefiningOp<tile::TransposeOp>(); t && i == 1)
-    operand = t.getInput();
-  return operand.getDefiningOp<tile::ReadOp>() != nullptr;
-}
-
 /// Whether `v` may differ between the runs of `user` that the innermost
 /// loop around `user` makes (true outside loops: each run counts once).
 static bool changesInInnermostLoop(Value v, Operation *user) {
@@ -664,7 +655,7 @@ private:
       for (unsigned i : {0u, 1u})
         if (Value operand = dot->getOperand(i);
             facts.planned ? facts.lowering.stagedAtDot.contains({dot, i})
-                          : !onLanes && !readFromSlot(dot, i) &&
+                          : !onLanes && !tile::slotReadOf(dot, i) &&
                                 changesInInnermostLoop(operand, dot))
           step.cudaOps += static_cast<double>(
               cast<ShapedType>(operand.getType()).getNumElements());
@@ -1142,7 +1133,7 @@ KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model,
       for (unsigned i : {0u, 1u})
         if (Value operand = dot->getOperand(i);
             model.stagesDotOperands && !facts.onVectorLanes(dot) &&
-            !readFromSlot(dot, i)) {
+            !tile::slotReadOf(dot, i)) {
           auto type = cast<ShapedType>(operand.getType());
           facts.sharedBytes = llvm::alignTo(facts.sharedBytes, 1024) +
                               type.getNumElements() *

@@ -1662,10 +1662,7 @@ private:
   /// write each time the dot is issued.
   static bool readInPlace(schedule::AsyncOp async, tile::DotOp dot,
                           unsigned i) {
-    Value operand = dot->getOperand(i);
-    if (auto t = operand.getDefiningOp<tile::TransposeOp>(); t && i == 1)
-      operand = t.getInput();
-    auto read = operand.getDefiningOp<tile::ReadOp>();
+    tile::ReadOp read = tile::slotReadOf(dot, i);
     if (!read)
       return false;
     auto type = llvm::cast<MemRefType>(read.getBuffer().getType());

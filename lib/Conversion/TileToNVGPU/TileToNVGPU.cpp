@@ -151,6 +151,8 @@ private:
     return dot.getRhs().getDefiningOp<tile::TransposeOp>() &&
            inPlaceOperand(k, dot, 1);
   }
+  Value wgmmaDescriptor(KernelLowering &k, Value byte, ArrayRef<int64_t> shape,
+                        Type et);
   FailureOr<SmallVector<Value>> packRegisterA(KernelLowering &k,
                                               tile::DotOp dot);
   FailureOr<Value> emitNvvmMma(KernelLowering &k, tile::DotOp dot,
@@ -257,11 +259,8 @@ tile::ReadOp NVGPUTarget::slotInPlace(KernelLowering &k, Value tile) {
 /// whose rows are N (attention's K^T: B K-major, the layout A has).
 tile::ReadOp NVGPUTarget::inPlaceOperand(KernelLowering &k, tile::DotOp dot,
                                          unsigned i) {
-  Value operand = dot->getOperand(i);
-  if (i == 1)
-    if (auto t = operand.getDefiningOp<tile::TransposeOp>())
-      return slotInPlace(k, t.getInput());
-  return slotInPlace(k, operand);
+  tile::ReadOp read = tile::slotReadOf(dot, i);
+  return read ? slotInPlace(k, read) : nullptr;
 }
 
 std::string NVGPUTarget::whyNotMma(KernelLowering &k, tile::DotOp dot) {
@@ -693,36 +692,44 @@ Value NVGPUTarget::zeroAccumulator(KernelLowering &k, RankedTensorType type) {
   return nvgpu::WarpgroupMmaInitAccumulatorOp::create(k.b, k.loc, accType);
 }
 
+/// A wgmma descriptor for the tile of `shape` at `byte` (from the aligned
+/// base), 128-byte swizzled. Only the swizzle of the tensor-map type matters
+/// to it (and its box's rows, the leading-byte offset); the value is any of
+/// the kernel's tensor maps.
+Value NVGPUTarget::wgmmaDescriptor(KernelLowering &k, Value byte,
+                                   ArrayRef<int64_t> shape, Type et) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  MLIRContext *ctx = b.getContext();
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto space3 = IntegerAttr::get(b.getI64Type(), 3);
+  Value view = memref::ViewOp::create(
+      b, loc, MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space),
+      k.dynamicShared(), byte, ValueRange{});
+  // The map's box is one 128-byte panel wide.
+  SmallVector<int64_t> box = {shape[0], kSwizzleBytes / byteWidth(et)};
+  Value ptr =
+      tensorMaps.empty()
+          ? LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(ctx))
+                .getResult()
+          : k.func.getArgument(tensorMaps.front().argument);
+  Value map =
+      UnrealizedConversionCastOp::create(b, loc, mapType(ctx, box, et), ptr)
+          .getResult(0);
+  auto descType = nvgpu::WarpgroupMatrixDescriptorType::get(
+      ctx, MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space3));
+  return nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descType, view,
+                                                      map);
+}
+
 FailureOr<Value> NVGPUTarget::emitMma(KernelLowering &k, tile::DotOp dot,
                                       schedule::AsyncOp async,
                                       ArrayRef<Value> operands, Value acc) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   MLIRContext *ctx = b.getContext();
-  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto space3 = IntegerAttr::get(b.getI64Type(), 3);
-  // A wgmma descriptor for the tile at `byte` (from the aligned base). Only
-  // the swizzle of the tensor-map type matters to it; the value is any of
-  // the kernel's tensor maps.
-  auto descriptor = [&](Value byte, ArrayRef<int64_t> shape, Type et) -> Value {
-    auto tileType =
-        MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space);
-    Value view = memref::ViewOp::create(b, loc, tileType, k.dynamicShared(),
-                                        byte, ValueRange{});
-    // The map's box is one 128-byte panel wide.
-    SmallVector<int64_t> box = {shape[0], kSwizzleBytes / byteWidth(et)};
-    Value ptr =
-        tensorMaps.empty()
-            ? LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(ctx))
-                  .getResult()
-            : k.func.getArgument(tensorMaps.front().argument);
-    Value map =
-        UnrealizedConversionCastOp::create(b, loc, mapType(ctx, box, et), ptr)
-            .getResult(0);
-    auto descType = nvgpu::WarpgroupMatrixDescriptorType::get(
-        ctx, MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space3));
-    return nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descType, view,
-                                                        map);
+  auto descriptor = [&](Value byte, ArrayRef<int64_t> shape, Type et) {
+    return wgmmaDescriptor(k, byte, shape, et);
   };
 
   auto type = cast<RankedTensorType>(dot.getType());
@@ -824,30 +831,12 @@ FailureOr<Value> NVGPUTarget::emitNvvmMma(KernelLowering &k, tile::DotOp dot,
   int64_t kStep = stepBytes / byteWidth(et);
   bool bKMajor = kMajorB(k, dot);
   auto fromRegisters = registerA.find(dot);
-  // The descriptor of the 128-byte-swizzled tile of `rows` rows of one
-  // panel at `byte`, as nvgpu.warpgroup.generate_descriptor makes it (its
+  // The descriptor of the tile of `rows` rows of one panel at `byte` (its
   // leading-byte offset, `rows` 128-byte rows, is what steps an N-major B
-  // from one 64-column panel to the next); an i64 once lowered.
-  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto space3 = IntegerAttr::get(b.getI64Type(), 3);
+  // from one panel of columns to the next), as the i64 NVVM takes.
   auto descriptor = [&](Value base, int64_t byte, int64_t rows) -> Value {
-    SmallVector<int64_t> shape = {rows, panel};
     Value at = arith::AddIOp::create(b, loc, base, k.idx(byte));
-    Value view = memref::ViewOp::create(
-        b, loc, MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space),
-        k.dynamicShared(), at, ValueRange{});
-    Value ptr =
-        tensorMaps.empty()
-            ? LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(ctx))
-                  .getResult()
-            : k.func.getArgument(tensorMaps.front().argument);
-    Value map = UnrealizedConversionCastOp::create(
-                    b, loc, mapType(ctx, shape, et), ptr)
-                    .getResult(0);
-    auto descType = nvgpu::WarpgroupMatrixDescriptorType::get(
-        ctx, MemRefType::get(shape, et, MemRefLayoutAttrInterface(), space3));
-    Value desc = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descType,
-                                                              view, map);
+    Value desc = wgmmaDescriptor(k, at, {rows, panel}, et);
     return UnrealizedConversionCastOp::create(b, loc, b.getI64Type(), desc)
         .getResult(0);
   };

@@ -44,6 +44,14 @@ bool mlir::tiletag::tile::isGlobalMemory(MemRefType type) {
   return numeric == 0 || numeric == 1;
 }
 
+mlir::tiletag::tile::ReadOp mlir::tiletag::tile::slotReadOf(DotOp dot,
+                                                        unsigned i) {
+  Value operand = dot->getOperand(i);
+  if (auto t = operand.getDefiningOp<TransposeOp>(); t && i == 1)
+    operand = t.getInput();
+  return operand.getDefiningOp<ReadOp>();
+}
+
 bool mlir::tiletag::tile::isFp8(Type t) {
   return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
              Float8E5M2FNUZType>(t);

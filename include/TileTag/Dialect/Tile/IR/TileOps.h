@@ -59,6 +59,11 @@ SmallVector<KernelOp> launchChain(KernelOp head);
 /// True when `a` and `b` have the same operands: names, types and order.
 bool sameOperands(KernelOp a, KernelOp b);
 
+/// The tile.read of a shared slot that operand `i` of `dot` is: the operand
+/// itself, or for B (i == 1) the read it is the transpose of (B K-major,
+/// which a matrix unit reads from the slot as it is); null otherwise.
+ReadOp slotReadOf(DotOp dot, unsigned i);
+
 } // namespace mlir::tiletag::tile
 
 #endif // TILETAG_DIALECT_TILE_IR_TILEOPS_H
