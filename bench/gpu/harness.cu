@@ -497,11 +497,14 @@ static void gemm(std::map<std::string, Kernel> &ks, cublasHandle_t blas,
   }
 }
 
-/// Flash attention forward, O [BH, S, D] bf16; checked against a naive f32
-/// reference at a smaller size; peers are timed by peers.py.
-static void attention(std::map<std::string, Kernel> &ks, int64_t BH, int64_t S,
-                      int64_t D, bool causal, int reps, bool checkOnly) {
-  const Kernel &k = ks.at(D == 64 ? "attention_fwd_d64" : "attention_fwd_d128");
+/// Flash attention forward, O [BH, S, D] bf16, by the kernels `family`_d64
+/// and `family`_d128 (attention_fwd: examples/attention.mlir; attention_fa3:
+/// examples/attention_fa3.mlir); checked against a naive f32 reference at a
+/// smaller size; peers are timed by peers.py.
+static void attention(std::map<std::string, Kernel> &ks, const std::string &family,
+                      int64_t BH, int64_t S, int64_t D, bool causal, int reps,
+                      bool checkOnly) {
+  const Kernel &k = ks.at(family + (D == 64 ? "_d64" : "_d128"));
   Tensor Q = alloc({BH, S, D}, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2);
   Tensor Kt = alloc({BH, S, D}, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2);
   Tensor V = alloc({BH, S, D}, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2);
@@ -525,7 +528,7 @@ static void attention(std::map<std::string, Kernel> &ks, int64_t BH, int64_t S,
         (float *)Ref.ptr, (int)BH, (int)S, (int)D, causal, 1.0f / std::sqrt((float)D));
     RT(cudaGetLastError());
     err = relError(download(Of), download(Ref));
-    std::printf("attention check %s: rel.err %.2e %s\n", shape, err,
+    std::printf("%s check %s: rel.err %.2e %s\n", family.c_str(), shape, err,
                 err < 2e-2 ? "ok" : "WRONG");
     cuMemFree(Of.ptr);
     cuMemFree(Ref.ptr);
@@ -535,7 +538,7 @@ static void attention(std::map<std::string, Kernel> &ks, int64_t BH, int64_t S,
     for (int r = 0; r < reps; ++r)
       tt.push_back(timeOnce([&] { l.run(); }));
     double flops = 4.0 * BH * S * S * D * (causal ? 0.5 : 1.0);
-    report({"attention", shape, "-", flops, median(tt), 0, NAN});
+    report({family, shape, "-", flops, median(tt), 0, NAN});
   }
   for (Tensor *t : {&Q, &Kt, &V, &O})
     cuMemFree(t->ptr);
@@ -620,8 +623,10 @@ int main(int argc, char **argv) {
                              "gemm_persistent_cooperative"})
     gemm(ks, blas, kernel, 1000, 744, 520, 0, 1);
   gemm(ks, blas, "gemm_splitk_d4_c2", 1000, 744, 520, 3, 1);
-  attention(ks, 2, 1000, 64, true, 1, true);
-  attention(ks, 2, 777, 128, false, 1, true);
+  for (const char *family : {"attention_fwd", "attention_fa3"}) {
+    attention(ks, family, 2, 1000, 64, true, 1, true);
+    attention(ks, family, 2, 777, 128, false, 1, true);
+  }
 
   // GEMM shapes of TARGETS.md.
   for (auto s : std::vector<std::vector<int64_t>>{{4096, 4096, 4096},
@@ -644,9 +649,11 @@ int main(int argc, char **argv) {
   gemm(ks, blas, "gemm_splitk_atomic", 128, 8192, 8192, 4, reps);
   // Attention (peers in peers.py); the element-parallel path is slow, so
   // only the smaller shapes.
-  attention(ks, 8 * 16, 2048, 128, false, quick ? 2 : 5, false);
-  attention(ks, 8 * 16, 2048, 128, true, quick ? 2 : 5, false);
-  attention(ks, 32, 4096, 64, false, quick ? 2 : 5, false);
+  for (const char *family : {"attention_fwd", "attention_fa3"}) {
+    attention(ks, family, 8 * 16, 2048, 128, false, quick ? 2 : 5, false);
+    attention(ks, family, 8 * 16, 2048, 128, true, quick ? 2 : 5, false);
+    attention(ks, family, 32, 4096, 64, false, quick ? 2 : 5, false);
+  }
   // MoE: E=8 top-2 H=4096 FFN=14336 at 4k tokens.
   moe(ks, blas, 8, 8192, 4096, 14336, quick ? 2 : 5);
 

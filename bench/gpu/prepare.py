@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 EXAMPLES = ["gemm", "gemm_wide", "gemm_persistent", "gemm_persistent_cooperative",
-            "gemm_splitk", "attention", "moe"]
+            "gemm_splitk", "attention", "attention_fa3", "moe"]
 # GEMMs of the schedule suite (test/Verification/schedule/gemm-schedules.py):
 # (kind, ring depth, consumer warpgroups), compiled as gemm_KIND_dD_cC.
 SUITE = [("cooperative", 4, 2), ("pingpong", 4, 2), ("splitk", 4, 2)]

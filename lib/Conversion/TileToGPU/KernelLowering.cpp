@@ -328,6 +328,20 @@ Value conversion::yieldedSource(Value v) {
   return v;
 }
 
+StringRef conversion::computingRole(Value v) {
+  auto res = dyn_cast<OpResult>(v);
+  if (!res)
+    return {};
+  Operation *owner = res.getOwner();
+  if (auto role = dyn_cast<schedule::RoleOp>(owner))
+    return role.getName();
+  if (auto loop = dyn_cast<scf::ForOp>(owner))
+    return computingRole(loop.getYieldedValues()[res.getResultNumber()]);
+  if (auto role = owner->getParentOfType<schedule::RoleOp>())
+    return role.getName();
+  return {};
+}
+
 bool conversion::isZeroSplat(Value v) {
   DenseElementsAttr attr;
   if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
@@ -1318,19 +1332,12 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
     Value init = op.getInitArgs()[i];
     Value next = yieldedSource(yield.getOperand(i));
     // Values of another role are not computed in this role's copy of the loop.
-    if (auto role = next.getDefiningOp<schedule::RoleOp>();
-        (role && role.getName() != currentRole) || absent.contains(next)) {
+    StringRef carrier = computingRole(yield.getOperand(i));
+    if ((!carrier.empty() && carrier != currentRole) || absent.contains(next)) {
       absent.insert(arg);
       absent.insert(op.getResult(i));
       continue;
     }
-    if (auto res = dyn_cast<OpResult>(yield.getOperand(i)))
-      if (auto role = dyn_cast<schedule::RoleOp>(res.getOwner());
-          role && role.getName() != currentRole) {
-        absent.insert(arg);
-        absent.insert(op.getResult(i));
-        continue;
-      }
     if (accValues.contains(arg)) {
       auto type = cast<RankedTensorType>(arg.getType());
       Value v;
@@ -1563,11 +1570,18 @@ bool KernelLowering::registersLeftFor(Operation *op, RankedTensorType extra,
     return cast<RankedTensorType>(t).getNumElements() / threads;
   };
   int64_t needed = (extra ? perThread(extra) : 0) + kRegistersBesideTiles;
+  // Each role runs its own copy of a loop, which carries only the values
+  // that role computes (emitFor): another role's accumulators take none of
+  // these threads' registers.
   for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
        loop = loop->getParentOfType<scf::ForOp>())
-    for (BlockArgument arg : loop.getRegionIterArgs())
-      if (held.contains(arg))
+    for (auto [arg, next] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getYieldedValues())) {
+      StringRef carrier = computingRole(next);
+      if (held.contains(arg) &&
+          (carrier.empty() || carrier == role.getName()))
         needed += perThread(arg.getType());
+    }
   return needed <= static_cast<int64_t>(*budget);
 }
 

@@ -477,6 +477,10 @@ SmallVector<Value> globalPosition(OpBuilder &b, Location loc, Value memref,
 
 /// The value a role or async result stands for: what its region yields.
 Value yieldedSource(Value v);
+/// The role whose copy of the kernel computes `v`, a value a loop yields:
+/// the role that yields it (for a loop's result, the role that computes
+/// what the loop yields there); empty where every copy computes it.
+StringRef computingRole(Value v);
 /// Whether `v` is a constant splat of floating-point zero.
 bool isZeroSplat(Value v);
 /// Whether `async`, a copy region, stores (its copies read shared memory
