@@ -71,6 +71,33 @@ TEST(LayoutsTest, WgmmaAccumulatorSplitsIntoThreadAndRegisterParts) {
       }
 }
 
+// A row vector (attention's row maximum) is held in each thread's two row
+// slots: the row of every register is one of them, the slot's row splits
+// into a thread part and a constant as elements do, and the lanes with
+// lane mod 4 = 0 (each row's writer) hold every row of the 64 exactly once.
+TEST(LayoutsTest, WgmmaRowSlots) {
+  for (int64_t n : {8, 64, 256})
+    for (int64_t t = 0; t < 128; ++t)
+      for (int64_t r = 0; r < wgmmaAccumulatorRegisters(n); ++r)
+        ASSERT_EQ(wgmmaAccumulatorElement(t, r).row,
+                  wgmmaRowOfSlot(t, wgmmaRowSlotOfRegister(r)))
+            << "thread " << t << " register " << r;
+  std::set<int64_t> written;
+  for (int64_t t = 0; t < 128; ++t)
+    for (int64_t slot = 0; slot < kWgmmaRowSlots; ++slot) {
+      EXPECT_EQ(wgmmaRowOfSlot(t, slot),
+                wgmmaRowOfSlot(t, 0) + wgmmaRowOfSlot(0, slot));
+      if (t % 4 == 0)
+        EXPECT_TRUE(written.insert(wgmmaRowOfSlot(t, slot)).second);
+    }
+  EXPECT_EQ(written, [] {
+    std::set<int64_t> all;
+    for (int64_t row = 0; row < 64; ++row)
+      all.insert(row);
+    return all;
+  }());
+}
+
 TEST(LayoutsTest, WgmmaRegisterATable) {
   // Thread 0: a0, a1 in row 0; a2, a3 in row 8; a4..a7 the same 8 columns on.
   EXPECT_EQ(wgmmaRegisterAElement(0, 0, 0), (Coord{0, 0}));

@@ -29,6 +29,14 @@ Slot mlir::tiletag::layout::wgmmaAccumulatorSlot(Coord e) {
   return {32 * warp + lane, 4 * block + 2 * upper + inBlock % 2};
 }
 
+int64_t mlir::tiletag::layout::wgmmaRowOfSlot(int64_t thread, int64_t slot) {
+  return 16 * (thread / 32) + (thread % 32) / 4 + 8 * slot;
+}
+
+int64_t mlir::tiletag::layout::wgmmaRowSlotOfRegister(int64_t reg) {
+  return (reg / 2) % 2;
+}
+
 Coord mlir::tiletag::layout::wgmmaRegisterAElement(int64_t thread,
                                                    int64_t reg, int64_t half) {
   int64_t warp = thread / 32, lane = thread % 32;

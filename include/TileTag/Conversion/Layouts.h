@@ -49,6 +49,15 @@ Coord wgmmaAccumulatorElement(int64_t thread, int64_t reg);
 /// The inverse: who holds element (row, col) of an m64nN accumulator.
 Slot wgmmaAccumulatorSlot(Coord element);
 
+/// Each thread holds two rows of an m64nN accumulator (its row slots): slot
+/// 0 is row 16w + l / 4 of thread 32w + l, slot 1 the row 8 below it.
+constexpr int64_t kWgmmaRowSlots = 2;
+int64_t wgmmaRowOfSlot(int64_t thread, int64_t slot);
+/// The row slot of register `reg`: in every thread, the row of register
+/// `reg` is the row of this slot. A row vector held slot by slot is thus
+/// read beside each register without leaving the thread.
+int64_t wgmmaRowSlotOfRegister(int64_t reg);
+
 /// The element (row, k) of a 16-bit A operand taken from registers by an
 /// m64nNk16 wgmma that thread `thread` holds in half `half` (0, 1) of its
 /// 32-bit register `reg` (0..3): warp w owns rows 16w..16w+15; lane l holds

@@ -749,6 +749,11 @@ void KernelLowering::globalStoreRun(Value memref, ArrayRef<int64_t> tileShape,
 /// its elements, except `inRegisters`, which the consumer reads register by
 /// register (forEachEpilogueRun).
 LogicalResult KernelLowering::prepare(Value tile, Value inRegisters) {
+  return prepareTree(tile, inRegisters, /*rowOwned=*/bool(inRegisters));
+}
+
+LogicalResult KernelLowering::prepareTree(Value tile, Value inRegisters,
+                                          bool rowOwned) {
   auto it = tiles.find(tile);
   if (it == tiles.end())
     return success();
@@ -757,11 +762,26 @@ LogicalResult KernelLowering::prepare(Value tile, Value inRegisters) {
                ? success()
                : materialize(tile, "an accumulator read other than register "
                                    "by register");
+  if (it->second.kind == TileRep::Rows)
+    return rowOwned ? success()
+                    : materialize(tile, "a row vector read other than at the "
+                                        "rows the thread holds");
   if (it->second.kind != TileRep::Lazy)
     return success();
-  for (Value operand : it->second.op->getOperands())
+  // Which operand index element() reads at the first index of this tile's:
+  // element-wise ops keep the index, a broadcast drops its dimensions, a
+  // transpose permutes.
+  Operation *op = it->second.op;
+  bool owned = false;
+  if (auto bcast = dyn_cast<tile::BroadcastOp>(op))
+    owned = rowOwned && !llvm::is_contained(bcast.getDims(), 0);
+  else if (auto tr = dyn_cast<tile::TransposeOp>(op))
+    owned = rowOwned && tr.getPerm()[0] == 0;
+  else if (isElementwise(op))
+    owned = rowOwned;
+  for (Value operand : op->getOperands())
     if (isa<RankedTensorType>(operand.getType()) &&
-        failed(prepare(operand, inRegisters)))
+        failed(prepareTree(operand, inRegisters, owned)))
       return failure();
   return success();
 }
@@ -793,6 +813,16 @@ FailureOr<Value> KernelLowering::element(Value tile, ValueRange index) {
         index[0] == inRegister.row && index[1] == inRegister.col)
       return inRegister.value;
     return emitError(tile.getLoc()) << "internal: accumulator not prepared";
+  case TileRep::Rows: {
+    // Only at a row the thread holds (prepare materializes the others).
+    auto slot = rowSlot.find(index[0]);
+    auto vector = cast<VectorType>(rep.value.getType());
+    if (slot == rowSlot.end() || slot->second >= vector.getNumElements())
+      return emitError(tile.getLoc()) << "internal: row vector not prepared";
+    return vector::ExtractOp::create(b, loc, rep.value,
+                                     ArrayRef<int64_t>{slot->second})
+        .getResult();
+  }
   case TileRep::Lazy:
     break;
   }
@@ -884,6 +914,27 @@ LogicalResult KernelLowering::materialize(Value tile, const Twine &why) {
     tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
     return success();
   }
+  if (rep.kind == TileRep::Rows) {
+    // Each row by the one of its holders that writes it.
+    Value buffer = allocBuffer(type, placeOf(tile), why);
+    auto branch = scf::IfOp::create(b, loc, target.rowWriter(*this));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(branch.thenBlock());
+      auto vector = cast<VectorType>(rep.value.getType());
+      for (int64_t s = 0; s < vector.getNumElements(); ++s) {
+        Value row = target.rowOfSlot(*this, s);
+        FailureOr<Value> e = element(tile, {row});
+        if (failed(e))
+          return failure();
+        memref::StoreOp::create(b, loc, *e, buffer, ValueRange{row});
+      }
+    }
+    simtSinceBarrier = true;
+    groupBarrier();
+    tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
+    return success();
+  }
   Value buffer = allocBuffer(type, placeOf(tile), why);
   LogicalResult status = fillBuffer(buffer, tile);
   groupBarrier();
@@ -907,6 +958,27 @@ LogicalResult KernelLowering::fillBuffer(Value buffer, Value tile) {
       },
       status);
   return status;
+}
+
+FailureOr<Value> KernelLowering::rowsOf(Value tile) {
+  TileRep rep = tiles.lookup(tile);
+  if (rep.kind == TileRep::Rows)
+    return rep.value;
+  auto type = cast<RankedTensorType>(tile.getType());
+  int64_t slots = target.rowSlots(*this, type.getDimSize(0));
+  assert(slots > 0 && "rowsOf a tile the target keeps no rows of");
+  if (failed(prepareTree(tile, Value(), /*rowOwned=*/true)))
+    return failure();
+  SmallVector<Value> elements;
+  for (int64_t s = 0; s < slots; ++s) {
+    FailureOr<Value> e = element(tile, {target.rowOfSlot(*this, s)});
+    if (failed(e))
+      return failure();
+    elements.push_back(*e);
+  }
+  return vector::FromElementsOp::create(
+             b, loc, VectorType::get({slots}, type.getElementType()), elements)
+      .getResult();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1349,6 +1421,14 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
       inits.push_back(v);
       continue;
     }
+    if (carriesRows(op, arg)) {
+      FailureOr<Value> v = rowsOf(init);
+      if (failed(v))
+        return failure();
+      carriedIndex[i] = inits.size();
+      inits.push_back(*v);
+      continue;
+    }
     if (auto type = dyn_cast<RankedTensorType>(arg.getType())) {
       buffers[i] = allocBuffer(
           type, op,
@@ -1384,6 +1464,8 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
         Value v = loop.getRegionIterArgs()[carriedIndex[i]];
         if (accValues.contains(arg))
           tiles[arg] = {TileRep::Acc, nullptr, v, nullptr};
+        else if (isa<RankedTensorType>(arg.getType()))
+          tiles[arg] = {TileRep::Rows, nullptr, v, nullptr};
         else
           mapping.map(arg, v);
       } else if (buffers[i]) {
@@ -1404,6 +1486,11 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
             return fail(op, "an accumulator must be carried unchanged "
                             "between matrix-unit dots");
           yielded.push_back(it->second.value);
+        } else if (isa<RankedTensorType>(v.getType())) {
+          FailureOr<Value> rows = rowsOf(v);
+          if (failed(rows))
+            return failure();
+          yielded.push_back(*rows);
         } else {
           yielded.push_back(scalar(v));
         }
@@ -1445,6 +1532,8 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
       Value v = loop.getResult(carriedIndex[i]);
       if (accValues.contains(op.getRegionIterArgs()[i]))
         tiles[res] = {TileRep::Acc, nullptr, v, nullptr};
+      else if (isa<RankedTensorType>(res.getType()))
+        tiles[res] = {TileRep::Rows, nullptr, v, nullptr};
       else
         mapping.map(res, v);
     } else if (buffers[i]) {
@@ -1452,6 +1541,26 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
     }
   }
   return success();
+}
+
+bool KernelLowering::carriesRows(scf::ForOp loop, BlockArgument arg) {
+  auto type = dyn_cast<RankedTensorType>(arg.getType());
+  if (!type || type.getRank() != 1 ||
+      !type.getElementType().isIntOrFloat() ||
+      !target.rowSlots(*this, type.getDimSize(0)))
+    return false;
+  // Beside an accumulator of as many rows that this role's copy carries:
+  // the vector is read at the rows of its registers.
+  for (auto [other, next] :
+       llvm::zip(loop.getRegionIterArgs(), loop.getYieldedValues())) {
+    StringRef carrier = computingRole(next);
+    if (accValues.contains(other) &&
+        (carrier.empty() || carrier == currentRole) &&
+        cast<RankedTensorType>(other.getType()).getDimSize(0) ==
+            type.getDimSize(0))
+      return true;
+  }
+  return false;
 }
 
 LogicalResult KernelLowering::emitIf(scf::IfOp op) {
@@ -1594,10 +1703,18 @@ LogicalResult KernelLowering::reduceRowsInRegisters(
   Value input = reduce.getInput();
   if (failed(prepare(input, acc)))
     return failure();
-  Value buffer =
-      allocBuffer(cast<RankedTensorType>(reduce.getType()), reduce,
-                  "the row results, which one thread per row writes for the "
-                  "others");
+  auto type = cast<RankedTensorType>(reduce.getType());
+  // Every holder of a row has its result: it stays in their registers where
+  // the target keeps row vectors, and otherwise one of them writes it.
+  int64_t slots = type.getElementType().isIntOrFloat()
+                      ? target.rowSlots(*this, type.getDimSize(0))
+                      : 0;
+  Value buffer;
+  if (!slots)
+    buffer = allocBuffer(type, reduce,
+                         "the row results, which one thread per row writes "
+                         "for the others");
+  SmallVector<Value> rows;
   LogicalResult status = target.reduceAccumulatorRows(
       *this, tiles.lookup(acc).value, cast<RankedTensorType>(acc.getType()),
       [&](Value v, Value row, Value col) -> FailureOr<Value> {
@@ -1606,6 +1723,10 @@ LogicalResult KernelLowering::reduceRowsInRegisters(
       },
       combine,
       [&](Value row, Value value, Value writer) {
+        if (slots) {
+          rows.push_back(value);
+          return;
+        }
         auto branch = scf::IfOp::create(b, loc, writer);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(branch.thenBlock());
@@ -1613,6 +1734,16 @@ LogicalResult KernelLowering::reduceRowsInRegisters(
       });
   inRegister = {};
   simtSinceBarrier = true;
+  if (slots) {
+    if (failed(status))
+      return failure();
+    if (static_cast<int64_t>(rows.size()) != slots)
+      return fail(reduce, "internal: the rows reduced are not the row slots");
+    Value vector = vector::FromElementsOp::create(
+        b, loc, VectorType::get({slots}, type.getElementType()), rows);
+    tiles[reduce.getResult()] = {TileRep::Rows, nullptr, vector, nullptr};
+    return success();
+  }
   groupBarrier();
   tiles[reduce.getResult()] = {TileRep::Buffer, nullptr, buffer, nullptr};
   return status;
@@ -2226,6 +2357,7 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
       currentRole = role.getName();
       mapping = prologue;
       tiles.clear();
+      rowSlot.clear();
       absent.clear();
       consumed.clear();
       simtSinceBarrier = false;

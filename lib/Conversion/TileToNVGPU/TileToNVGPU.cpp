@@ -120,6 +120,14 @@ public:
   }
   bool mapsAccumulators() const override { return true; }
   bool reducesAccumulatorRows() const override { return true; }
+  int64_t rowSlots(KernelLowering &k, int64_t rows) const override {
+    // The accumulator layout of one warpgroup, per 64-row block.
+    return k.group.size == kWarpgroupThreads && rows % 64 == 0
+               ? layout::kWgmmaRowSlots * (rows / 64)
+               : 0;
+  }
+  Value rowOfSlot(KernelLowering &k, int64_t slot) override;
+  Value rowWriter(KernelLowering &k) override;
   LogicalResult reduceAccumulatorRows(
       KernelLowering &k, Value acc, RankedTensorType type,
       function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn,
@@ -649,7 +657,6 @@ FailureOr<SmallVector<Value>>
 NVGPUTarget::prepareMmaOperands(KernelLowering &k, tile::DotOp dot) {
   bool anyStaged = false;
   auto operandBase = [&](unsigned i) -> FailureOr<Value> {
-    Value operand = dot->getOperand(i);
     if (i == 0) {
       FailureOr<SmallVector<Value>> packed = packRegisterA(k, dot);
       if (failed(packed))
@@ -962,9 +969,42 @@ void NVGPUTarget::forEachAccumulatorRun(
       Value row =
           arith::AddIOp::create(b, loc, rowBase, k.idx(64 * i + off.row));
       Value col = arith::AddIOp::create(b, loc, colBase, k.idx(off.col));
+      k.rowSlot[row] =
+          layout::kWgmmaRowSlots * i + layout::wgmmaRowSlotOfRegister(r);
       body(values, row, col);
     }
   }
+}
+
+/// Row slot s of the calling thread: slot s mod 2 of 64-row block s / 2,
+/// computed as forEachAccumulatorRun computes a register's row.
+Value NVGPUTarget::rowOfSlot(KernelLowering &k, int64_t slot) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  Value t = arith::SubIOp::create(b, loc, k.tid, k.idx(k.group.first));
+  Value warp = arith::DivUIOp::create(b, loc, t, k.idx(32));
+  Value lane = arith::RemUIOp::create(b, loc, t, k.idx(32));
+  Value rowBase = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, k.idx(16)),
+      arith::DivUIOp::create(b, loc, lane, k.idx(4)));
+  int64_t perBlock = layout::kWgmmaRowSlots;
+  Value row = arith::AddIOp::create(
+      b, loc, rowBase,
+      k.idx(64 * (slot / perBlock) +
+            layout::wgmmaRowOfSlot(0, slot % perBlock)));
+  k.rowSlot[row] = slot;
+  return row;
+}
+
+/// Of the four lanes that hold a row (lane / 4 alike), lane mod 4 = 0.
+Value NVGPUTarget::rowWriter(KernelLowering &k) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  Value t = arith::SubIOp::create(b, loc, k.tid, k.idx(k.group.first));
+  Value lane = arith::RemUIOp::create(b, loc, t, k.idx(32));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                               arith::RemUIOp::create(b, loc, lane, k.idx(4)),
+                               k.idx(0));
 }
 
 /// The registers of wgmma accumulator `acc`: a struct per 64-row block of

@@ -21,14 +21,17 @@
 // P V accumulator but not the scores' 64 beside it and the rest ptxas needs,
 // so the scores go through memory there.
 // RUN: tiletag-opt %examples/attention.mlir --tiletag-verify --tiletag-convert-to-nvgpu | FileCheck %s --check-prefix=ATTN-IR
-// The workspace holds only the row statistics (d128: and the scores): Q
-// arrives by TMA into a slot that wgmma reads in place, and so does K^T (a
-// K-major B). In d64, P goes to the P V wgmma from registers, packed from
-// the scores' (not through shared memory); the accumulator that wgmma adds
-// to is O * alpha, built in registers.
+// Q arrives by TMA into a slot that wgmma reads in place, and so does K^T (a
+// K-major B). In d64 nothing goes through the workspace: the row maximum
+// and sum stay in the registers of the rows each thread holds (4 of the
+// 128), carried by the key loop beside the accumulator; P goes to the P V
+// wgmma from registers, packed from the scores' (not through shared
+// memory); the accumulator that wgmma adds to is O * alpha, built in
+// registers. In d128 the workspace holds the scores and the row statistics
+// their element-parallel softmax reads.
 // ATTN-IR-LABEL: gpu.func @attention_fwd_d64(
-// ATTN-IR-SAME: workspace_bytes = 3072
-// ATTN-IR: scf.for {{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>>)
+// ATTN-IR-SAME: workspace_bytes = 0
+// ATTN-IR: scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, !nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>>)
 // ATTN-IR: gpu.shuffle  xor %{{.*}}, %c1_i32{{.*}} : f32
 // ATTN-IR: gpu.shuffle  xor %{{.*}}, %c2_i32{{.*}} : f32
 // ATTN-IR: builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to !nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>>
@@ -40,8 +43,8 @@
 // ATTN-IR: builtin.unrealized_conversion_cast %[[ACC64]] : !nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>> to !llvm.struct
 // ATTN-IR: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // ATTN-IR-LABEL: gpu.func @attention_fwd_d128(
-// ATTN-IR-SAME: workspace_bytes = 35840
-// ATTN-IR: scf.for {{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>)
+// ATTN-IR-SAME: workspace_bytes = 34304
+// ATTN-IR: scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>)
 // ATTN-IR-NOT: gpu.shuffle  xor
 // ATTN-IR: llvm.insertvalue
 // ATTN-IR: %[[ACC128:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>

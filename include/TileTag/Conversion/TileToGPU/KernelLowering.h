@@ -74,10 +74,15 @@ struct Ring {
   int64_t slotBytes() const;
 };
 
+/// Where a tile's elements are: computed from its operands where read
+/// (Lazy), in a workspace buffer, in a shared slot, in a matrix unit's
+/// accumulator registers, or (Rows: a 1-D tile that follows the rows of an
+/// accumulator layout) in a vector of the rows each thread holds, slot by
+/// slot (LoweringTarget::rowSlots).
 struct TileRep {
-  enum Kind { Lazy, Buffer, Shared, Acc } kind = Lazy;
+  enum Kind { Lazy, Buffer, Shared, Acc, Rows } kind = Lazy;
   Operation *op = nullptr; // Lazy
-  Value value;          // Buffer: memref view; Acc: accumulator; Shared: slot
+  Value value; // Buffer: memref view; Acc: accumulator; Shared: slot; Rows
   Ring *ring = nullptr; // Shared
 };
 
@@ -230,6 +235,19 @@ public:
     return failure();
   }
   virtual bool reducesAccumulatorRows() const { return false; }
+  /// How many row slots of a 1-D tile of `rows` elements each thread of the
+  /// current group holds where the tile is kept as the rows of an
+  /// accumulator layout (TileRep::Rows: attention's row maximum and sum,
+  /// beside the accumulator they scale); 0 where the target keeps none so.
+  virtual int64_t rowSlots(KernelLowering &k, int64_t rows) const {
+    return 0;
+  }
+  /// The row the calling thread holds in row slot `slot` (noted in
+  /// KernelLowering::rowSlot).
+  virtual Value rowOfSlot(KernelLowering &k, int64_t slot) { return Value(); }
+  /// i1: whether the calling thread is the one of the threads holding its
+  /// row slots that writes them to memory.
+  virtual Value rowWriter(KernelLowering &k) { return Value(); }
   /// schedule.commit_group (a dot region's commit is folded into its mma
   /// by emitMma); nothing where the unit's operations are synchronous.
   virtual LogicalResult emitCommitGroup(KernelLowering &k,
@@ -293,11 +311,18 @@ public:
   /// the tile of `op`, reported as a fallback: `why` says what is held. It is
   /// written and read back at each run of `op` (workspaceTraffic).
   Value allocBuffer(RankedTensorType type, Operation *op, const Twine &why);
+  /// Makes every tile `tile` is computed from readable by element(): an
+  /// accumulator other than `inRegisters` and a row vector read other than
+  /// at a row the thread holds go to the workspace. With `inRegisters`,
+  /// element() is then called at the rows of its registers.
   LogicalResult prepare(Value tile, Value inRegisters = Value());
   /// Puts `tile` in a workspace buffer (for the group, then a barrier);
   /// `why` says for which reader (see allocBuffer).
   LogicalResult materialize(Value tile, const Twine &why);
   FailureOr<Value> element(Value tile, ValueRange idx);
+  /// 1-D `tile` as the vector of the row slots the calling thread holds
+  /// (TileRep::Rows), computed slot by slot where it is not one yet.
+  FailureOr<Value> rowsOf(Value tile);
   void forEachElement(ArrayRef<int64_t> shape,
                       function_ref<LogicalResult(ValueRange)> body,
                       LogicalResult &status);
@@ -352,6 +377,10 @@ public:
   // Emission state.
   IRMapping mapping;
   DenseMap<Value, TileRep> tiles;
+  /// Row indices known to be the calling thread's row slot n (the target
+  /// notes them where it computes them): element() of a Rows tile at such
+  /// a row is the slot's register; at any other, an internal error.
+  DenseMap<Value, int64_t> rowSlot;
   Group group;
   Value tid, ringBase;
   bool simtSinceBarrier = false;
@@ -385,6 +414,12 @@ private:
     Value tile, row, col, value;
   } inRegister;
   LogicalResult fillBuffer(Value buffer, Value tile);
+  /// prepare(), where element() of `tile` will be called with a first index
+  /// that is a row the thread holds (`rowOwned`) or not.
+  LogicalResult prepareTree(Value tile, Value inRegisters, bool rowOwned);
+  /// Whether 1-D iteration argument `arg` of `loop` is carried as a Rows
+  /// vector: it has the rows of an accumulator the loop carries too.
+  bool carriesRows(scf::ForOp loop, BlockArgument arg);
   LogicalResult
   foldInto(Value result, const Twine &why, int64_t begin, int64_t end,
            function_ref<FailureOr<Value>(ValueRange)> init,
