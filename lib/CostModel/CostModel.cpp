@@ -315,6 +315,9 @@ struct LoopCounts {
   double sharedWavefronts = 0; // register-to-shared writes of accumulators
   int64_t ringSlots = 0;      // depth of the rings prefetched into
   int64_t tightestMmaWait = INT64_MAX;
+  // Iterations that run at once: the threads or warps of a loop mapped to
+  // them (each waits for its own loads, at the same time as the others).
+  double concurrency = 1;
 };
 
 /// Whether `v` may differ between the runs of `user` that the innermost
@@ -889,6 +892,17 @@ private:
     loop = forOp;
     // A loop that runs no iteration still has its entry.
     loopIndex = loops->insert({forOp, LoopCounts()}).first - loops->begin();
+    if (auto map = forOp->getAttrOfType<schedule::ParallelLevelAttr>(
+            schedule::ScheduleDialect::kMapAttrName)) {
+      auto role = forOp->getParentOfType<schedule::RoleOp>();
+      int64_t threads =
+          128 * (role ? static_cast<int64_t>(role.getWarpgroups().size())
+                      : facts.warpgroups);
+      if (map.getValue() == schedule::ParallelLevel::thread)
+        counts().concurrency = threads;
+      else if (map.getValue() == schedule::ParallelLevel::warp)
+        counts().concurrency = threads / 32;
+    }
     unsigned body = step.blocks[0];
     unsigned inductionVar = slotOf(forOp.getInductionVar());
     SmallVector<unsigned, 4> iterArgs = slotsOf(forOp.getRegionIterArgs());
@@ -1220,6 +1234,8 @@ LoopTime loopTime(const LoopCounts &c, bool prefetching, int64_t consumerRoles,
                              : "L2 bandwidth";
   t.memoryBound = memoryBound;
   double latency = m.memoryLatencyCycles;
+  // Round trips one after another: concurrent iterations overlap theirs.
+  double trips = c.iterations / c.concurrency;
   if (waitedLoadBytes == 0 && c.prefetchBytes > 0 && prefetching) {
     // Copies run up to (slots - 1) iterations ahead of their use.
     double ahead = std::max<int64_t>(c.ringSlots - 1, 1);
@@ -1231,11 +1247,11 @@ LoopTime loopTime(const LoopCounts &c, bool prefetching, int64_t consumerRoles,
                        {exposed, "memory latency"}});
   } else if (loadBytes > 0) {
     // Each iteration waits for its own loads.
-    t.alone = compute + memoryWaited + c.iterations * latency;
+    t.alone = compute + memoryWaited + trips * latency;
     t.bound = largest({{t.tensor, "tensor"},
                        {t.cuda, "CUDA cores"},
                        {t.memory, memoryBound},
-                       {c.iterations * latency, "memory latency"}});
+                       {trips * latency, "memory latency"}});
   } else {
     t.alone = compute + memoryWaited;
     t.bound = largest({{t.tensor, "tensor"},

@@ -706,8 +706,9 @@ def TileTag_MapLoopOp : TileTag_TransformOp<"map_loop", [
     next (iter_args: concurrent iterations cannot), is mapped already, or
     `level` is not one of `cta`, `warpgroup`, `warp`, `thread`. Otherwise
     the annotation is set, the kernel's proof stamps dropped, and the result
-    handle points to the loop. The Hopper lowering does not implement mapped
-    loops yet and refuses such kernels with a reason.
+    handle points to the loop. The lowerings run loops mapped to threads
+    (and, on Hopper, warps) in parallel; they refuse `cta` and `warpgroup`
+    for now, with a reason.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target, StrAttr:$level);
   let results = (outs TransformHandleTypeInterface:$result);

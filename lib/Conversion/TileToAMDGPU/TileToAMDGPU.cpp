@@ -330,7 +330,7 @@ WaveBlock AMDGPUTarget::waveBlock(KernelLowering &k, const MfmaTiling &t,
                                   int64_t j) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
-  Value local = arith::SubIOp::create(b, loc, k.tid, k.idx(k.group.first));
+  Value local = k.threadInGroup();
   Value wave = arith::DivUIOp::create(b, loc, local, k.idx(kWaveSize));
   Value lane = arith::RemUIOp::create(b, loc, local, k.idx(kWaveSize));
   Value block = arith::AddIOp::create(b, loc, wave, k.idx(j * t.waves));
@@ -711,7 +711,7 @@ void AMDGPUTarget::partialBarrier(KernelLowering &k, const Group &group) {
       2);
   Value counter = k.idx(0), generation = k.idx(1);
   Value lane = arith::RemUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, k.tid, k.idx(group.first)),
+      b, loc, k.threadInGroup(group),
       k.idx(kWaveSize));
   auto first = scf::IfOp::create(
       b, loc,

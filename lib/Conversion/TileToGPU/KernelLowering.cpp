@@ -468,12 +468,18 @@ void KernelLowering::groupBarrier() {
     gpu::BarrierOp::create(b, loc);
     return;
   }
-  target.partialBarrier(*this, group);
+  // One thread sees its own accesses in program order.
+  if (group.size > 1)
+    target.partialBarrier(*this, group);
+}
+
+Value KernelLowering::threadInGroup(const Group &g) {
+  return arith::SubIOp::create(b, loc, tid, g.base ? g.base : idx(g.first));
 }
 
 Value KernelLowering::electOne() {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                               idx(group.first));
+                               group.base ? group.base : idx(group.first));
 }
 
 void KernelLowering::forEachElement(
@@ -482,7 +488,7 @@ void KernelLowering::forEachElement(
   int64_t numel = 1;
   for (int64_t d : shape)
     numel *= d;
-  Value start = arith::SubIOp::create(b, loc, tid, idx(group.first));
+  Value start = threadInGroup();
   auto loop = scf::ForOp::create(b, loc, start, idx(numel), idx(group.size));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
@@ -515,9 +521,13 @@ Value KernelLowering::allocBuffer(RankedTensorType type, Operation *op,
   traffic.second += type.getNumElements();
   reportFallback(op, "held in the global workspace (" + Twine(bytes) +
                          " bytes per program): " + why);
-  int64_t offset = workspaceBytes;
-  workspaceBytes += llvm::alignTo(bytes, 16);
+  // Inside a mapped loop, each unit's iterations use a slice of their own.
+  int64_t offset = workspaceBytes, slice = llvm::alignTo(bytes, 16);
+  workspaceBytes += slice * unit.count;
   Value shift = arith::AddIOp::create(b, loc, workspaceBase, idx(offset));
+  if (unit.count > 1)
+    shift = arith::AddIOp::create(
+        b, loc, shift, arith::MulIOp::create(b, loc, unit.index, idx(slice)));
   auto viewType = MemRefType::get(type.getShape(), type.getElementType());
   return memref::ViewOp::create(b, loc, viewType, workspace, shift,
                                 ValueRange{});
@@ -1393,7 +1403,87 @@ LogicalResult KernelLowering::emitAsync(schedule::AsyncOp op) {
   return success();
 }
 
+/// Iteration i of a loop mapped to threads (warps) runs on thread (warp)
+/// i mod U of the U the group has, one after another on each: a loop from
+/// the unit's first iteration, U iterations a step, whose body runs on that
+/// unit alone (its group), with a slice of each workspace buffer of its own.
+/// Tiles the body reads from outside that only the group could read (an
+/// accumulator in its registers, a row vector) go to the workspace first.
+LogicalResult KernelLowering::emitMappedFor(scf::ForOp op,
+                                            schedule::ParallelLevel level) {
+  if (op.getNumRegionIterArgs())
+    return fail(op, "a mapped loop carries no values from one iteration to "
+                    "the next");
+  if (group.base)
+    return fail(op, "a loop mapped to threads or warps inside another is not "
+                    "implemented by " +
+                        target.lowering() + " yet");
+  int64_t unitSize = level == schedule::ParallelLevel::warp ? 32 : 1;
+  if (group.size % unitSize)
+    return fail(op, "the group running this loop is not whole warps");
+  // What the unit's threads cannot run alone.
+  Operation *unsupported = nullptr;
+  op.getBody()->walk([&](Operation *inner) {
+    if (isa<schedule::ScheduleDialect>(inner->getDialect()) ||
+        isa<tile::AllocSharedOp>(inner) || mmaDots.contains(inner) ||
+        inner->hasAttr(schedule::ScheduleDialect::kMapAttrName)) {
+      unsupported = inner;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (unsupported)
+    return fail(unsupported,
+                "inside a loop mapped to threads or warps, " +
+                    target.lowering() +
+                    " runs plain tile and scalar operations only (no "
+                    "synchronization, asynchronous or matrix-unit "
+                    "operation, shared allocation or nested mapped loop)");
+  llvm::SetVector<Value> outside;
+  op.getBody()->walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (isa<RankedTensorType>(v.getType()) &&
+          !op.getRegion().isAncestor(v.getParentRegion()))
+        outside.insert(v);
+  });
+  for (Value v : outside)
+    if (failed(prepare(v)))
+      return failure();
+
+  int64_t units = group.size / unitSize;
+  Value unitIndex =
+      arith::DivUIOp::create(b, loc, threadInGroup(), idx(unitSize));
+  Value step = scalar(op.getStep());
+  Value first = arith::AddIOp::create(
+      b, loc, scalar(op.getLowerBound()),
+      arith::MulIOp::create(b, loc, unitIndex, step));
+  auto loop = scf::ForOp::create(
+      b, loc, first, scalar(op.getUpperBound()),
+      arith::MulIOp::create(b, loc, step, idx(units)));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  mapping.map(op.getInductionVar(), loop.getInductionVar());
+  Group outer = group;
+  auto outerUnit = unit;
+  group = {0, unitSize, 0, false,
+           arith::AddIOp::create(
+               b, loc, outer.base ? outer.base : idx(outer.first),
+               arith::MulIOp::create(b, loc, unitIndex, idx(unitSize)))};
+  unit = {unitIndex, units};
+  LogicalResult status = emitBlock(*op.getBody());
+  group = outer;
+  unit = outerUnit;
+  // The units' accesses are ordered with the group's only by a barrier
+  // the schedule states (the schedule checker proves it is there).
+  simtSinceBarrier = true;
+  return status;
+}
+
 LogicalResult KernelLowering::emitFor(scf::ForOp op) {
+  if (auto map = op->getAttrOfType<schedule::ParallelLevelAttr>(
+          schedule::ScheduleDialect::kMapAttrName);
+      map && map.getValue() != schedule::ParallelLevel::sequential)
+    return emitMappedFor(op, map.getValue());
   // Carried values: scalars and accumulators are loop-carried SSA values;
   // other tiles live in a buffer owned by the loop.
   SmallVector<Value> inits;
@@ -1749,6 +1839,73 @@ LogicalResult KernelLowering::reduceRowsInRegisters(
   return status;
 }
 
+LogicalResult
+KernelLowering::reduceByWarp(tile::ReduceOp reduce,
+                             function_ref<Value(Value, Value)> combine) {
+  Value input = reduce.getInput();
+  auto type = cast<RankedTensorType>(reduce.getType());
+  int64_t axis = reduce.getAxis();
+  int64_t extent = cast<RankedTensorType>(input.getType()).getDimSize(axis);
+  Value buffer = allocBuffer(type, reduce,
+                             "the warp's reduction result, which lane 0 "
+                             "writes for the others");
+  Value lane = threadInGroup();
+  Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
+  LogicalResult status = success();
+  auto results =
+      scf::ForOp::create(b, loc, idx(0), idx(type.getNumElements()), idx(1));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(results.getBody()->getTerminator());
+    // The result's index, the input's without the reduced dimension.
+    SmallVector<Value> index(type.getRank());
+    Value rest = results.getInductionVar();
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      index[d] = d ? arith::RemUIOp::create(b, loc, rest,
+                                            idx(type.getDimSize(d)))
+                         .getResult()
+                   : rest;
+      rest = arith::DivUIOp::create(b, loc, rest, idx(type.getDimSize(d)));
+    }
+    auto at = [&](Value r) {
+      SmallVector<Value> in(index.begin(), index.end());
+      in.insert(in.begin() + axis, r);
+      return element(input, in);
+    };
+    FailureOr<Value> first = at(lane);
+    if (failed(first))
+      return failure();
+    auto lanes = scf::ForOp::create(
+        b, loc, arith::AddIOp::create(b, loc, lane, idx(32)), idx(extent),
+        idx(32), ValueRange{*first});
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(lanes.getBody());
+      FailureOr<Value> e = at(lanes.getInductionVar());
+      if (failed(e))
+        return failure();
+      scf::YieldOp::create(b, loc,
+                           combine(lanes.getRegionIterArgs()[0], *e));
+    }
+    Value fold = lanes.getResult(0);
+    for (int64_t mask : {16, 8, 4, 2, 1}) {
+      Value other =
+          gpu::ShuffleOp::create(b, loc, fold,
+                                 arith::ConstantIntOp::create(b, loc, mask, 32),
+                                 width, gpu::ShuffleMode::XOR)
+              .getShuffleResult();
+      fold = combine(fold, other);
+    }
+    auto writer = scf::IfOp::create(b, loc, electOne());
+    b.setInsertionPointToStart(writer.thenBlock());
+    memref::StoreOp::create(b, loc, fold, buffer, index);
+  }
+  simtSinceBarrier = true;
+  groupBarrier();
+  tiles[reduce.getResult()] = {TileRep::Buffer, nullptr, buffer, nullptr};
+  return status;
+}
+
 /// Whether every reader of slot read `read` is an operand of a matrix-unit
 /// dot in the same block (directly, or through element-wise ops and
 /// transposes its operand is computed by) and nothing between the read and
@@ -2043,6 +2200,13 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
       in.insert(in.begin() + axis, r);
       return in;
     };
+    // A warp (the unit of a warp-mapped loop) reduces each result across
+    // its lanes: every lane folds the elements at its lane modulo 32, then
+    // shuffles combine the lanes' folds.
+    Type et = inType.getElementType();
+    if (group.base && group.size == 32 && inType.getDimSize(axis) % 32 == 0 &&
+        (et.isF32() || et.isInteger(32)))
+      return reduceByWarp(reduce, combine);
     return foldInto(
         reduce.getResult(), "the reduction's result", 1,
         inType.getDimSize(axis),
@@ -2136,10 +2300,15 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   WalkResult mapped = kernel.walk([&](scf::ForOp loop) {
     auto map = loop->getAttrOfType<schedule::ParallelLevelAttr>(
         schedule::ScheduleDialect::kMapAttrName);
-    if (!map || map.getValue() == schedule::ParallelLevel::sequential)
+    if (!map)
+      return WalkResult::advance();
+    schedule::ParallelLevel level = map.getValue();
+    if (level == schedule::ParallelLevel::sequential ||
+        level == schedule::ParallelLevel::thread ||
+        (level == schedule::ParallelLevel::warp && target.runsWarpGroups()))
       return WalkResult::advance();
     (void)fail(loop, "loops mapped to `" +
-                         schedule::stringifyParallelLevel(map.getValue()) +
+                         schedule::stringifyParallelLevel(level) +
                          "` are not implemented by " + target.lowering() +
                          " yet; map the loop `sequential` or remove the "
                          "mapping");
@@ -2260,7 +2429,7 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   }
 
   // mbarriers: created and initialized once, before any role starts.
-  group = {0, threads, 0, true};
+  group = {0, threads, 0, true, Value()};
   bool anyBarrier = false;
   for (Operation &op : kernel.getBody().front()) {
     auto init = dyn_cast<schedule::MBarrierInitOp>(op);
@@ -2353,7 +2522,7 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
       if (failed(target.enterRole(*this, role)))
         return failure();
       group = {lo * kWarpgroupThreads, (hi - lo) * kWarpgroupThreads,
-               (int)i + 1, false};
+               (int)i + 1, false, Value()};
       currentRole = role.getName();
       mapping = prologue;
       tiles.clear();

@@ -120,6 +120,7 @@ public:
   }
   bool mapsAccumulators() const override { return true; }
   bool reducesAccumulatorRows() const override { return true; }
+  bool runsWarpGroups() const override { return true; }
   int64_t rowSlots(KernelLowering &k, int64_t rows) const override {
     // The accumulator layout of one warpgroup, per 64-row block.
     return k.group.size == kWarpgroupThreads && rows % 64 == 0
@@ -419,8 +420,16 @@ LogicalResult NVGPUTarget::enterRole(KernelLowering &k, schedule::RoleOp role) {
 // Shared memory and synchronization
 //===----------------------------------------------------------------------===//
 
-/// A named barrier (bar.sync id, threads) per role.
+/// A named barrier (bar.sync id, threads) per role; a warp's barrier
+/// (bar.warp.sync, which orders its lanes' memory accesses) for the warp
+/// that runs an iteration of a warp-mapped loop.
 void NVGPUTarget::partialBarrier(KernelLowering &k, const Group &group) {
+  if (group.base) {
+    assert(group.size == 32 && "a group known at run time is a warp");
+    NVVM::SyncWarpOp::create(
+        k.b, k.loc, arith::ConstantIntOp::create(k.b, k.loc, -1, 32));
+    return;
+  }
   Value id = arith::ConstantIntOp::create(k.b, k.loc, group.barrierId, 32);
   Value n = arith::ConstantIntOp::create(k.b, k.loc, group.size, 32);
   NVVM::BarrierOp::create(k.b, k.loc, TypeRange{}, id, n,
@@ -947,7 +956,7 @@ void NVGPUTarget::forEachAccumulatorRun(
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   int64_t regs = layout::wgmmaAccumulatorRegisters(n);
   Value st = accumulatorStruct(k, acc, type);
-  Value t = arith::SubIOp::create(b, loc, k.tid, k.idx(k.group.first));
+  Value t = k.threadInGroup();
   Value warp = arith::DivUIOp::create(b, loc, t, k.idx(32));
   Value lane = arith::RemUIOp::create(b, loc, t, k.idx(32));
   Value rowBase = arith::AddIOp::create(
@@ -981,7 +990,7 @@ void NVGPUTarget::forEachAccumulatorRun(
 Value NVGPUTarget::rowOfSlot(KernelLowering &k, int64_t slot) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
-  Value t = arith::SubIOp::create(b, loc, k.tid, k.idx(k.group.first));
+  Value t = k.threadInGroup();
   Value warp = arith::DivUIOp::create(b, loc, t, k.idx(32));
   Value lane = arith::RemUIOp::create(b, loc, t, k.idx(32));
   Value rowBase = arith::AddIOp::create(
@@ -1000,7 +1009,7 @@ Value NVGPUTarget::rowOfSlot(KernelLowering &k, int64_t slot) {
 Value NVGPUTarget::rowWriter(KernelLowering &k) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
-  Value t = arith::SubIOp::create(b, loc, k.tid, k.idx(k.group.first));
+  Value t = k.threadInGroup();
   Value lane = arith::RemUIOp::create(b, loc, t, k.idx(32));
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                arith::RemUIOp::create(b, loc, lane, k.idx(4)),
@@ -1088,7 +1097,7 @@ LogicalResult NVGPUTarget::reduceAccumulatorRows(
       });
   if (failed(status))
     return failure();
-  Value t = arith::SubIOp::create(b, loc, k.tid, k.idx(k.group.first));
+  Value t = k.threadInGroup();
   Value lane = arith::RemUIOp::create(b, loc, t, k.idx(32));
   Value writer = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq,

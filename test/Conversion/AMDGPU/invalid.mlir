@@ -88,3 +88,20 @@ tile.kernel @round_to_fp8(%A: memref<?x?xf8E4M3FNUZ>, %B: memref<?x?xf8E4M3FNUZ>
   tile.store %q, %C[%c0, %c0] : tensor<64x64xf8E4M3FNUZ> -> memref<?x?xf8E4M3FNUZ>
   tile.return
 }
+
+// -----
+
+// A warp-mapped loop runs each iteration on a 32-thread warp; a CDNA wave
+// has 64 lanes, so the AMD lowering runs no such group.
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @warp_loop(%X: memref<?xf32>) grid(1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{loops mapped to `warp` are not implemented by the AMDGPU lowering yet}}
+  scf.for %w = %c0 to %c4 step %c1 {
+    %t = tile.load %X[%w] padding(0.0 : f32) : memref<?xf32> -> tensor<32xf32>
+    tile.store %t, %X[%w] : tensor<32xf32> -> memref<?xf32>
+  } {schedule.map = #schedule.map<warp>}
+  tile.return
+}

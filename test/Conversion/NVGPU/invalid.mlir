@@ -156,16 +156,18 @@ tile.kernel @persistent(%X: memref<?xf32>, %Y: memref<?xf32>) grid(1) {
 
 // -----
 
+// Warpgroups as the units of a loop: not implemented (each would need a
+// named barrier of its own).
 // expected-warning @+1 {{allow-unverified}}
-tile.kernel @warp_loop(%X: memref<?xf32>) grid(1) {
+tile.kernel @warpgroup_loop(%X: memref<?xf32>) grid(1) attributes {schedule.launch = #schedule.launch<warpgroups = 2>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{loops mapped to `warp` are not implemented by the Hopper lowering yet}}
+  // expected-error @+1 {{loops mapped to `warpgroup` are not implemented by the Hopper lowering yet}}
   scf.for %w = %c0 to %c4 step %c1 {
     %t = tile.load %X[%w] padding(0.0 : f32) : memref<?xf32> -> tensor<32xf32>
     tile.store %t, %X[%w] : tensor<32xf32> -> memref<?xf32>
-  } {schedule.map = #schedule.map<warp>}
+  } {schedule.map = #schedule.map<warpgroup>}
   tile.return
 }
 
@@ -232,5 +234,40 @@ tile.kernel @two_homes(%X: memref<?xf32>) grid(1) attributes {
     %t = tile.load %X[%c0] padding(0.0 : f32) : memref<?xf32> -> tensor<32xf32>
     tile.store %t, %X[%c0] : tensor<32xf32> -> memref<?xf32>
   }
+  tile.return
+}
+
+// -----
+
+// Inside a loop mapped to threads or warps, what one thread or warp cannot
+// run alone is refused at the op.
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @sync_inside(%X: memref<?xf32>) grid(1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %w = %c0 to %c4 step %c1 {
+    // expected-error @+1 {{inside a loop mapped to threads or warps, the Hopper lowering runs plain tile and scalar operations only}}
+    schedule.fence_async_proxy
+  } {schedule.map = #schedule.map<warp>}
+  tile.return
+}
+
+// -----
+
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @nested(%X: memref<?xf32>) grid(1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %w = %c0 to %c4 step %c1 {
+    // expected-error @+1 {{inside a loop mapped to threads or warps, the Hopper lowering runs plain tile and scalar operations only}}
+    scf.for %t = %c0 to %c4 step %c1 {
+      %i = arith.muli %w, %c4 : index
+      %j = arith.addi %i, %t : index
+      %x = tile.load %X[%j] padding(0.0 : f32) : memref<?xf32> -> tensor<8xf32>
+      tile.store %x, %X[%j] : tensor<8xf32> -> memref<?xf32>
+    } {schedule.map = #schedule.map<thread>}
+  } {schedule.map = #schedule.map<warp>}
   tile.return
 }

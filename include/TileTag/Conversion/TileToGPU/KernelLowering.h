@@ -91,6 +91,9 @@ struct Group {
   int64_t first = 0, size = 0; // thread ids [first, first + size)
   int barrierId = 0;
   bool wholeCTA = true;
+  /// The first thread where it is known only at run time (the thread or
+  /// warp that runs an iteration of a mapped loop); null: `first`.
+  Value base;
 };
 
 class KernelLowering;
@@ -155,8 +158,12 @@ public:
   /// `index`.
   virtual Value swizzledByte(KernelLowering &k, const Ring &ring,
                              ValueRange index) = 0;
-  /// A barrier among the threads of `group` (not a whole CTA).
+  /// A barrier among the threads of `group` (not a whole CTA, more than
+  /// one thread).
   virtual void partialBarrier(KernelLowering &k, const Group &group) = 0;
+  /// Whether a loop mapped to warps runs here: its iterations' groups are
+  /// warps of 32 threads (a wave of another width runs no such group).
+  virtual bool runsWarpGroups() const { return false; }
   /// Makes the group's generic-proxy shared-memory writes visible to the
   /// async units.
   virtual void proxyFence(KernelLowering &k) = 0;
@@ -302,6 +309,9 @@ public:
   Value sharedView(Ring &ring, Type elementType);
   Value dynamicShared();
   Value electOne(); // i1: the first thread of the group
+  /// The calling thread's index in `g` (by default the current group).
+  Value threadInGroup(const Group &g);
+  Value threadInGroup() { return threadInGroup(group); }
   void groupBarrier();
   /// Says at `op`, as a remark, that the lowering takes a slower path for it
   /// than the target offers (once per op and message), when asked to
@@ -377,6 +387,12 @@ public:
   // Emission state.
   IRMapping mapping;
   DenseMap<Value, TileRep> tiles;
+  /// Inside a loop mapped to threads or warps: the unit (thread or warp)
+  /// whose slice of each workspace buffer the iteration uses, of `count`.
+  struct {
+    Value index;
+    int64_t count = 1;
+  } unit;
   /// Row indices known to be the calling thread's row slot n (the target
   /// notes them where it computes them): element() of a Rows tile at such
   /// a row is the slot's register; at any other, an internal error.
@@ -394,6 +410,7 @@ private:
   LogicalResult emitBlock(Block &block);
   bool neededByCurrentRole(Operation *op);
   LogicalResult emitFor(scf::ForOp op);
+  LogicalResult emitMappedFor(scf::ForOp op, schedule::ParallelLevel level);
   LogicalResult emitIf(scf::IfOp op);
   LogicalResult emitAsync(schedule::AsyncOp op);
   LogicalResult emitMmaDot(tile::DotOp dot, schedule::AsyncOp async);
@@ -408,6 +425,11 @@ private:
   LogicalResult
   reduceRowsInRegisters(tile::ReduceOp reduce, Value acc,
                         function_ref<Value(Value, Value)> combine);
+  /// `reduce` by the lanes of a warp (the group of a warp-mapped loop's
+  /// iteration): each folds the elements at its lane modulo 32, shuffles
+  /// combine the folds, and lane 0 writes each result.
+  LogicalResult reduceByWarp(tile::ReduceOp reduce,
+                             function_ref<Value(Value, Value)> combine);
   /// The accumulator register forEachEpilogueRun is computing on: element()
   /// of `tile` at (`row`, `col`) is `value`.
   struct {
