@@ -18,12 +18,15 @@
 // two consumers run independently: while one computes its softmax, the
 // other's wgmmas use the tensor cores.
 //
+// Each consumer rounds its output block to bf16 in registers, writes it to
+// a shared buffer of its own and stores it by TMA.
+//
 // %causal selects the causal variant: query row r sees keys c <= r only.
 // Both consumers run the program's key loop, to the diagonal block of its
 // last query row; for consumer 0 that block is masked entirely, which leaves
 // its statistics and accumulator as they were (the contract states the same
 // bound). Keys past S (ragged last block) are masked; query rows past S are
-// clipped on store. @attention_fa3_d64 and @attention_fa3_d128 differ only in
+// clipped by the TMA store. @attention_fa3_d64 and @attention_fa3_d128 differ only in
 // the head dim.
 
 tile.kernel @attention_fa3_d64(%Q: memref<?x?x64xbf16> {tile.name = "Q"},
@@ -68,6 +71,9 @@ tile.kernel @attention_fa3_d64(%Q: memref<?x?x64xbf16> {tile.name = "Q"},
   // consumer's wgmma reads in place every key step.
   %q_ring = tile.alloc_shared : memref<2x64x64xbf16, #gpu.address_space<workgroup>>
   %q_full = schedule.mbarrier.init count 1 : !schedule.mbarrier<1>
+  // Each consumer's output block, stored from its own buffer by TMA.
+  %o_buf0 = tile.alloc_shared : memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+  %o_buf1 = tile.alloc_shared : memref<1x64x64xbf16, #gpu.address_space<workgroup>>
   schedule.role "producer" warpgroups [0] {
     schedule.mbarrier.arrive_expect_tx %q_full[%c0], 16384 : !schedule.mbarrier<1>
     schedule.async tma arrive %q_full[%c0] : !schedule.mbarrier<1> {
@@ -220,17 +226,35 @@ tile.kernel @attention_fa3_d64(%Q: memref<?x?x64xbf16> {tile.name = "Q"},
         : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
   }
 
+  // The epilogue: O = acc / l, rounded to bf16 in registers, written to the
+  // consumer's own shared buffer and stored by TMA; retired before the CTA
+  // exits.
   schedule.role "consumer0" warpgroups [1] {
     %l_b = tile.broadcast %res#1 dims [1] : tensor<64xf32> -> tensor<64x64xf32>
     %out = arith.divf %res#2, %l_b : tensor<64x64xf32>
     %out_bf16 = arith.truncf %out : tensor<64x64xf32> to tensor<64x64xbf16>
-    tile.store %out_bf16, %O[%pbh, %r0, %c0] : tensor<64x64xbf16> -> memref<?x?x64xbf16>
+    tile.write %out_bf16, %o_buf0[%c0] : tensor<64x64xbf16> -> memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+    schedule.fence_async_proxy
+    schedule.async tma {
+      tile.copy %o_buf0[%c0] -> %O[%pbh, %r0, %c0] : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> memref<?x?x64xbf16>
+    }
+    schedule.commit_group tma
+    schedule.wait_group tma pending 0
   }
+  // The epilogue: O = acc / l, rounded to bf16 in registers, written to the
+  // consumer's own shared buffer and stored by TMA; retired before the CTA
+  // exits.
   schedule.role "consumer1" warpgroups [2] {
     %l_b = tile.broadcast %res#4 dims [1] : tensor<64xf32> -> tensor<64x64xf32>
     %out = arith.divf %res#5, %l_b : tensor<64x64xf32>
     %out_bf16 = arith.truncf %out : tensor<64x64xf32> to tensor<64x64xbf16>
-    tile.store %out_bf16, %O[%pbh, %r1, %c0] : tensor<64x64xbf16> -> memref<?x?x64xbf16>
+    tile.write %out_bf16, %o_buf1[%c0] : tensor<64x64xbf16> -> memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+    schedule.fence_async_proxy
+    schedule.async tma {
+      tile.copy %o_buf1[%c0] -> %O[%pbh, %r1, %c0] : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> memref<?x?x64xbf16>
+    }
+    schedule.commit_group tma
+    schedule.wait_group tma pending 0
   }
   tile.return
 }
@@ -277,6 +301,9 @@ tile.kernel @attention_fa3_d128(%Q: memref<?x?x128xbf16> {tile.name = "Q"},
   // consumer's wgmma reads in place every key step.
   %q_ring = tile.alloc_shared : memref<2x64x128xbf16, #gpu.address_space<workgroup>>
   %q_full = schedule.mbarrier.init count 1 : !schedule.mbarrier<1>
+  // Each consumer's output block, stored from its own buffer by TMA.
+  %o_buf0 = tile.alloc_shared : memref<1x64x128xbf16, #gpu.address_space<workgroup>>
+  %o_buf1 = tile.alloc_shared : memref<1x64x128xbf16, #gpu.address_space<workgroup>>
   schedule.role "producer" warpgroups [0] {
     schedule.mbarrier.arrive_expect_tx %q_full[%c0], 32768 : !schedule.mbarrier<1>
     schedule.async tma arrive %q_full[%c0] : !schedule.mbarrier<1> {
@@ -429,17 +456,35 @@ tile.kernel @attention_fa3_d128(%Q: memref<?x?x128xbf16> {tile.name = "Q"},
         : tensor<64xf32>, tensor<64xf32>, tensor<64x128xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64x128xf32>
   }
 
+  // The epilogue: O = acc / l, rounded to bf16 in registers, written to the
+  // consumer's own shared buffer and stored by TMA; retired before the CTA
+  // exits.
   schedule.role "consumer0" warpgroups [1] {
     %l_b = tile.broadcast %res#1 dims [1] : tensor<64xf32> -> tensor<64x128xf32>
     %out = arith.divf %res#2, %l_b : tensor<64x128xf32>
     %out_bf16 = arith.truncf %out : tensor<64x128xf32> to tensor<64x128xbf16>
-    tile.store %out_bf16, %O[%pbh, %r0, %c0] : tensor<64x128xbf16> -> memref<?x?x128xbf16>
+    tile.write %out_bf16, %o_buf0[%c0] : tensor<64x128xbf16> -> memref<1x64x128xbf16, #gpu.address_space<workgroup>>
+    schedule.fence_async_proxy
+    schedule.async tma {
+      tile.copy %o_buf0[%c0] -> %O[%pbh, %r0, %c0] : memref<1x64x128xbf16, #gpu.address_space<workgroup>> -> memref<?x?x128xbf16>
+    }
+    schedule.commit_group tma
+    schedule.wait_group tma pending 0
   }
+  // The epilogue: O = acc / l, rounded to bf16 in registers, written to the
+  // consumer's own shared buffer and stored by TMA; retired before the CTA
+  // exits.
   schedule.role "consumer1" warpgroups [2] {
     %l_b = tile.broadcast %res#4 dims [1] : tensor<64xf32> -> tensor<64x128xf32>
     %out = arith.divf %res#5, %l_b : tensor<64x128xf32>
     %out_bf16 = arith.truncf %out : tensor<64x128xf32> to tensor<64x128xbf16>
-    tile.store %out_bf16, %O[%pbh, %r1, %c0] : tensor<64x128xbf16> -> memref<?x?x128xbf16>
+    tile.write %out_bf16, %o_buf1[%c0] : tensor<64x128xbf16> -> memref<1x64x128xbf16, #gpu.address_space<workgroup>>
+    schedule.fence_async_proxy
+    schedule.async tma {
+      tile.copy %o_buf1[%c0] -> %O[%pbh, %r1, %c0] : memref<1x64x128xbf16, #gpu.address_space<workgroup>> -> memref<?x?x128xbf16>
+    }
+    schedule.commit_group tma
+    schedule.wait_group tma pending 0
   }
   tile.return
 }
