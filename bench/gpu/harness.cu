@@ -1,14 +1,16 @@
 // TileTag GPU benchmark harness: loads the cubins that bench/gpu/prepare.sh
 // compiled with tiletag-opt (the GPU machine has no MLIR), launches them with
 // the CUDA driver API exactly as tiletag-run --device=cuda does, checks them,
-// and times them against cuBLAS in the same process (A/B interleaved,
-// medians of CUDA-event timings, inputs rotated past the L2).
+// and times them against cuBLAS (cuBLASLt for fp8) in the same process (A/B
+// interleaved, medians of CUDA-event timings, inputs rotated past the L2).
 //
 // Usage: harness DIR OUT.json [quick]
 //   DIR holds manifest.txt and the cubins.
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda.h>
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 
 #include <algorithm>
 #include <cmath>
@@ -237,6 +239,19 @@ __global__ void fillUniform(__nv_bfloat16 *x, int64_t n, uint32_t seed) {
     h *= 2246822519u;
     h ^= h >> 13;
     x[i] = __float2bfloat16((h & 0xffffff) / float(0x800000) - 1.0f);
+  }
+}
+
+/// Uniform values in [-1, 1), rounded to e4m3 (the OCP encoding, which
+/// wgmma's e4m3 and cuBLASLt's CUDA_R_8F_E4M3 both are).
+__global__ void fillUniformE4M3(__nv_fp8_e4m3 *x, int64_t n, uint32_t seed) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    uint32_t h = (uint32_t)i * 2654435761u ^ seed;
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    x[i] = __nv_fp8_e4m3((h & 0xffffff) / float(0x800000) - 1.0f);
   }
 }
 
@@ -544,6 +559,151 @@ static void attention(std::map<std::string, Kernel> &ks, const std::string &fami
     cuMemFree(t->ptr);
 }
 
+/// cuBLASLt's fp8 GEMM of the same row-major C[M,N] (f32) = A[M,K] B[N,K]^T
+/// (e4m3): column-major D[N,M] = B'^T A' with B' = B as K x N (ld K, op T)
+/// and A' = A as K x M (ld K, op N), the "TN" form cuBLASLt's fp8 kernels
+/// take. Null where cuBLASLt has no kernel for it.
+struct LtFp8Gemm {
+  cublasLtMatmulDesc_t op = nullptr;
+  cublasLtMatrixLayout_t la = nullptr, lb = nullptr, lc = nullptr;
+  cublasLtMatmulPreference_t pref = nullptr;
+  cublasLtMatmulHeuristicResult_t heuristic = {};
+  CUdeviceptr workspace = 0;
+  size_t workspaceBytes = 32u << 20;
+  bool ok = false;
+
+  LtFp8Gemm(cublasLtHandle_t lt, int64_t M, int64_t N, int64_t K) {
+    cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+    int found = 0;
+    ok = cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F) ==
+             CUBLAS_STATUS_SUCCESS &&
+         cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta,
+                                        sizeof ta) == CUBLAS_STATUS_SUCCESS &&
+         cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb,
+                                        sizeof tb) == CUBLAS_STATUS_SUCCESS &&
+         cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, K, N, K) ==
+             CUBLAS_STATUS_SUCCESS &&
+         cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, K, M, K) ==
+             CUBLAS_STATUS_SUCCESS &&
+         cublasLtMatrixLayoutCreate(&lc, CUDA_R_32F, N, M, N) ==
+             CUBLAS_STATUS_SUCCESS &&
+         cublasLtMatmulPreferenceCreate(&pref) == CUBLAS_STATUS_SUCCESS &&
+         cublasLtMatmulPreferenceSetAttribute(
+             pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes,
+             sizeof workspaceBytes) == CUBLAS_STATUS_SUCCESS &&
+         cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, lc, pref, 1,
+                                        &heuristic,
+                                        &found) == CUBLAS_STATUS_SUCCESS &&
+         found > 0 && cuMemAlloc(&workspace, workspaceBytes) == CUDA_SUCCESS;
+  }
+  ~LtFp8Gemm() {
+    if (workspace)
+      cuMemFree(workspace);
+    if (pref)
+      cublasLtMatmulPreferenceDestroy(pref);
+    for (cublasLtMatrixLayout_t l : {la, lb, lc})
+      if (l)
+        cublasLtMatrixLayoutDestroy(l);
+    if (op)
+      cublasLtMatmulDescDestroy(op);
+  }
+  bool run(cublasLtHandle_t lt, const Tensor &A, const Tensor &B,
+           const Tensor &C) {
+    float one = 1, zero = 0;
+    return cublasLtMatmul(lt, op, &one, (void *)B.ptr, la, (void *)A.ptr, lb,
+                          &zero, (void *)C.ptr, lc, (void *)C.ptr, lc,
+                          &heuristic.algo, (void *)workspace, workspaceBytes,
+                          nullptr) == CUBLAS_STATUS_SUCCESS;
+  }
+};
+
+/// fp8 GEMM, C[M,N] (f32) = A[M,K] B[N,K]^T with A and B in e4m3, by
+/// `gemm_fp8_nt` (test/Conversion/NVGPU/Inputs/gemm_fp8_nt.mlir): checked
+/// by a float64 spot check against the inputs, and against cuBLASLt's fp8
+/// GEMM where it has one (timed beside it; where it has none, alone).
+static void gemmFp8(std::map<std::string, Kernel> &ks, cublasLtHandle_t lt,
+                    int64_t M, int64_t N, int64_t K, int reps) {
+  auto found = ks.find("gemm_fp8_nt");
+  if (found == ks.end())
+    return;
+  int64_t bytes = M * K + N * K;
+  int sets = std::max<int>(1, std::min<int64_t>(4, (200ll << 20) / bytes + 1));
+  std::vector<Tensor> A, B;
+  for (int s = 0; s < sets; ++s) {
+    A.push_back(alloc({M, K}, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1));
+    B.push_back(alloc({N, K}, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1));
+    fillUniformE4M3<<<1024, 256>>>((__nv_fp8_e4m3 *)A.back().ptr,
+                                   A.back().numel(), 31 + 2 * s);
+    fillUniformE4M3<<<1024, 256>>>((__nv_fp8_e4m3 *)B.back().ptr,
+                                   B.back().numel(), 32 + 2 * s);
+    RT(cudaGetLastError());
+  }
+  Tensor C = alloc({M, N}, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4);
+  Tensor Cref = alloc({M, N}, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4);
+  std::vector<Launch *> launches;
+  for (int s = 0; s < sets; ++s)
+    launches.push_back(new Launch(found->second, {{&A[s]}, {&B[s]}, {&C}},
+                                  {ceilDiv(M, 128), ceilDiv(N, 128)}));
+  LtFp8Gemm peer(lt, M, N, K);
+  poison(C);
+  launches[0]->run();
+  // A float64 spot check of 64 elements, against the inputs themselves.
+  std::vector<uint8_t> ha(M * K), hb(N * K);
+  CU(cuCtxSynchronize());
+  CU(cuMemcpyDtoH(ha.data(), A[0].ptr, ha.size()));
+  CU(cuMemcpyDtoH(hb.data(), B[0].ptr, hb.size()));
+  std::vector<float> hc = download(C);
+  auto e4m3 = [](uint8_t v) {
+    __nv_fp8_e4m3 x;
+    x.__x = v;
+    return (double)(float)x;
+  };
+  std::mt19937_64 rng(7);
+  double worst = 0;
+  for (int t = 0; t < 64; ++t) {
+    int64_t i = rng() % M, j = rng() % N;
+    double ref = 0, mag = 0;
+    for (int64_t x = 0; x < K; ++x) {
+      double p = e4m3(ha[i * K + x]) * e4m3(hb[j * K + x]);
+      ref += p;
+      mag += std::fabs(p);
+    }
+    worst = std::max(worst, std::fabs(hc[i * N + j] - ref) / std::max(mag, 1e-30));
+  }
+  double err = NAN;
+  if (peer.ok && peer.run(lt, A[0], B[0], Cref))
+    err = relError(hc, download(Cref));
+  else
+    std::printf("gemm_fp8_nt: cuBLASLt has no fp8 kernel for this shape; "
+                "timed alone\n");
+  char shape[64];
+  std::snprintf(shape, sizeof shape, "%ldx%ldx%ld", (long)M, (long)N, (long)K);
+  if (!(worst < 1e-3) || (peer.ok && !(err < 1e-3))) {
+    std::printf("gemm_fp8_nt %s: WRONG (rel.err vs cuBLASLt %.2e, float64 "
+                "spot check %.2e)\n",
+                shape, err, worst);
+    err = NAN;
+  }
+  std::vector<float> tt, cb;
+  for (int w = 0; w < 3; ++w)
+    launches[w % sets]->run();
+  for (int r = 0; r < reps; ++r) { // A/B/A/B
+    tt.push_back(timeOnce([&] { launches[r % sets]->run(); }));
+    if (peer.ok)
+      cb.push_back(timeOnce([&] { peer.run(lt, A[r % sets], B[r % sets], Cref); }));
+  }
+  report({"gemm_fp8_nt", shape, peer.ok ? "cuBLASLt" : "-", 2.0 * M * N * K,
+          median(tt), peer.ok ? median(cb) : 0, err});
+  for (Launch *l : launches)
+    delete l;
+  for (int s = 0; s < sets; ++s) {
+    cuMemFree(A[s].ptr);
+    cuMemFree(B[s].ptr);
+  }
+  cuMemFree(C.ptr);
+  cuMemFree(Cref.ptr);
+}
+
 /// MoE grouped GEMM: T routed rows sorted by expert (uniform routing),
 /// Y [T, F] f32 = gate * X W[e]. Checked against cuBLAS per expert.
 static void moe(std::map<std::string, Kernel> &ks, cublasHandle_t blas,
@@ -613,6 +773,8 @@ int main(int argc, char **argv) {
   std::map<std::string, Kernel> ks = loadManifest(argv[1]);
   cublasHandle_t blas;
   BLAS(cublasCreate(&blas));
+  cublasLtHandle_t lt;
+  BLAS(cublasLtCreate(&lt));
   int reps = quick ? 5 : 15;
 
   // Correctness at ragged sizes first.
@@ -654,6 +816,10 @@ int main(int argc, char **argv) {
     attention(ks, family, 8 * 16, 2048, 128, true, quick ? 2 : 5, false);
     attention(ks, family, 32, 4096, 64, false, quick ? 2 : 5, false);
   }
+  // fp8 (e4m3) C = A B^T, ragged first (checked), then TARGETS.md's sizes.
+  gemmFp8(ks, lt, 1000, 744, 528, 1); // K: 16-byte TMA row strides
+  for (int64_t n : {4096, 8192})
+    gemmFp8(ks, lt, n, n, n, reps);
   // MoE: E=8 top-2 H=4096 FFN=14336 at 4k tokens.
   moe(ks, blas, 8, 8192, 4096, 14336, quick ? 2 : 5);
 

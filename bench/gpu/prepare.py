@@ -16,6 +16,8 @@ SUITE = [("cooperative", 4, 2), ("pingpong", 4, 2), ("splitk", 4, 2)]
 # Kernels a transform script makes from a plain kernel: (name, plain kernel,
 # script), both under examples/.
 SCRIPTED = [("gemm_tma_store", "naive/gemm.mlir", "scripts/gemm_tma_store.mlir")]
+# Test inputs the harness also runs (under test/): the fp8 GEMM.
+TEST_INPUTS = [("gemm_fp8_nt", "Conversion/NVGPU/Inputs/gemm_fp8_nt.mlir")]
 
 
 def scripted_sources(opt, examples, out):
@@ -59,6 +61,8 @@ def main():
                 for name in suite_sources(examples, out)]
     sources += [(name, os.path.join(out, name + ".mlir"))
                 for name in scripted_sources(opt, examples, out)]
+    sources += [(name, os.path.join(examples, "..", "test", path))
+                for name, path in TEST_INPUTS]
     for name, src in sources:
         lowered = subprocess.run(
             [opt, src, "--tiletag-verify", "--tiletag-convert-to-nvgpu"],

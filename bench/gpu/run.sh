@@ -12,7 +12,7 @@ mkdir -p "$out"
 stamp=$(date +%Y-%m-%d)
 [[ -f "$here/build/manifest.txt" ]] || { echo "run bench/gpu/prepare.sh first (and carry bench/gpu/build)"; exit 2; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv | tee "$out/gpu-$stamp.machine.txt"
-nvcc -O2 -std=c++17 -arch=sm_90a -o "$here/build/harness" "$here/harness.cu" -lcuda -lcublas
+nvcc -O2 -std=c++17 -arch=sm_90a -o "$here/build/harness" "$here/harness.cu" -lcuda -lcublas -lcublasLt
 timeout 300 "$here/build/harness" "$here/build" "$out/gpu-$stamp.tiletag.json" "${1:-}" | tee "$out/gpu-$stamp.tiletag.log"
 timeout 150 python3 "$here/peers.py" "$out/gpu-$stamp.peers.json" "${1:-}" | tee "$out/gpu-$stamp.peers.log" || echo "peers: incomplete"
 python3 "$here/table.py" "$out/gpu-$stamp.tiletag.json" "$out/gpu-$stamp.peers.json" | tee "$out/gpu-$stamp.md"

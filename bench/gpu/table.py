@@ -14,9 +14,11 @@ for r in tiletag["rows"]:
     tflops = r["flops"] / r["tiletag_ms"] / 1e9
     err = "-" if r["rel_err"] is None else f"{r['rel_err']:.1e}"
     # A kernel's row meets the peers of its workload: attention_fa3's
-    # those of attention, gemm_wide's those of gemm.
+    # those of attention, gemm_wide's those of gemm (bf16); an fp8 kernel's
+    # only its own (cuBLASLt, in the same process).
+    family = r["workload"] if "fp8" in r["workload"] else r["workload"].split("_")[0]
     same = [p for p in peers["rows"]
-            if r["workload"].split("_")[0] == p["workload"] and p["shape"] == r["shape"]]
+            if family == p["workload"] and p["shape"] == r["shape"]]
     if r["peer_ms"] > 0:
         same.insert(0, dict(peer=r["peer"] + " (same process)", ms=r["peer_ms"]))
     if not same:

@@ -925,11 +925,18 @@ LogicalResult KernelLowering::materialize(Value tile, const Twine &why) {
     return success();
   }
   if (rep.kind == TileRep::Rows) {
-    // Each row by the one of its holders that writes it.
+    // Each row by the one of its holders that writes it, where the vector
+    // is defined: every later reader finds the buffer written, also past a
+    // branch or loop whose body asked for it.
+    OpBuilder::InsertionGuard guard(b);
+    if (Operation *def = rep.value.getDefiningOp())
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(cast<BlockArgument>(rep.value).getOwner());
     Value buffer = allocBuffer(type, placeOf(tile), why);
     auto branch = scf::IfOp::create(b, loc, target.rowWriter(*this));
     {
-      OpBuilder::InsertionGuard guard(b);
+      OpBuilder::InsertionGuard inner(b);
       b.setInsertionPointToStart(branch.thenBlock());
       auto vector = cast<VectorType>(rep.value.getType());
       for (int64_t s = 0; s < vector.getNumElements(); ++s) {
@@ -940,8 +947,9 @@ LogicalResult KernelLowering::materialize(Value tile, const Twine &why) {
         memref::StoreOp::create(b, loc, *e, buffer, ValueRange{row});
       }
     }
-    simtSinceBarrier = true;
+    bool simt = simtSinceBarrier;
     groupBarrier();
+    simtSinceBarrier = simt;
     tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
     return success();
   }

@@ -144,6 +144,7 @@ public:
                               schedule::WaitGroupOp op) override;
 
 private:
+  Value threadRow(KernelLowering &k);
   void forEachAccumulatorRun(
       KernelLowering &k, Value acc, RankedTensorType type, int64_t length,
       function_ref<void(ValueRange values, Value row, Value col)> body);
@@ -957,11 +958,8 @@ void NVGPUTarget::forEachAccumulatorRun(
   int64_t regs = layout::wgmmaAccumulatorRegisters(n);
   Value st = accumulatorStruct(k, acc, type);
   Value t = k.threadInGroup();
-  Value warp = arith::DivUIOp::create(b, loc, t, k.idx(32));
   Value lane = arith::RemUIOp::create(b, loc, t, k.idx(32));
-  Value rowBase = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, warp, k.idx(16)),
-      arith::DivUIOp::create(b, loc, lane, k.idx(4)));
+  Value rowBase = threadRow(k);
   Value colBase = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, lane, k.idx(4)), k.idx(2));
   for (int64_t i = 0; i < m / 64; ++i) {
@@ -988,21 +986,26 @@ void NVGPUTarget::forEachAccumulatorRun(
 /// Row slot s of the calling thread: slot s mod 2 of 64-row block s / 2,
 /// computed as forEachAccumulatorRun computes a register's row.
 Value NVGPUTarget::rowOfSlot(KernelLowering &k, int64_t slot) {
+  int64_t perBlock = layout::kWgmmaRowSlots;
+  Value row = arith::AddIOp::create(
+      k.b, k.loc, threadRow(k),
+      k.idx(64 * (slot / perBlock) +
+            layout::wgmmaRowOfSlot(0, slot % perBlock)));
+  k.rowSlot[row] = slot;
+  return row;
+}
+
+/// The thread's part of its accumulator rows (wgmmaAccumulatorElement(t,
+/// 0).row: 16 per warp, lane / 4 in it); each register adds a constant.
+Value NVGPUTarget::threadRow(KernelLowering &k) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   Value t = k.threadInGroup();
   Value warp = arith::DivUIOp::create(b, loc, t, k.idx(32));
   Value lane = arith::RemUIOp::create(b, loc, t, k.idx(32));
-  Value rowBase = arith::AddIOp::create(
+  return arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, warp, k.idx(16)),
       arith::DivUIOp::create(b, loc, lane, k.idx(4)));
-  int64_t perBlock = layout::kWgmmaRowSlots;
-  Value row = arith::AddIOp::create(
-      b, loc, rowBase,
-      k.idx(64 * (slot / perBlock) +
-            layout::wgmmaRowOfSlot(0, slot % perBlock)));
-  k.rowSlot[row] = slot;
-  return row;
 }
 
 /// Of the four lanes that hold a row (lane / 4 alike), lane mod 4 = 0.
@@ -1097,11 +1100,7 @@ LogicalResult NVGPUTarget::reduceAccumulatorRows(
       });
   if (failed(status))
     return failure();
-  Value t = k.threadInGroup();
-  Value lane = arith::RemUIOp::create(b, loc, t, k.idx(32));
-  Value writer = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, lane, k.idx(4)), k.idx(0));
+  Value writer = rowWriter(k);
   Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
   for (auto &[index, fold] : rows) {
     for (int64_t mask : {1, 2}) {
