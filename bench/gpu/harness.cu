@@ -231,27 +231,16 @@ struct Launch {
 // Inputs, references, timing
 //===----------------------------------------------------------------------===//
 
-__global__ void fillUniform(__nv_bfloat16 *x, int64_t n, uint32_t seed) {
+/// Uniform values in [-1, 1), rounded to T (bf16, or e4m3: the OCP encoding,
+/// which wgmma's e4m3 and cuBLASLt's CUDA_R_8F_E4M3 both are).
+template <typename T> __global__ void fillUniform(T *x, int64_t n, uint32_t seed) {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
        i += (int64_t)gridDim.x * blockDim.x) {
     uint32_t h = (uint32_t)i * 2654435761u ^ seed;
     h ^= h >> 15;
     h *= 2246822519u;
     h ^= h >> 13;
-    x[i] = __float2bfloat16((h & 0xffffff) / float(0x800000) - 1.0f);
-  }
-}
-
-/// Uniform values in [-1, 1), rounded to e4m3 (the OCP encoding, which
-/// wgmma's e4m3 and cuBLASLt's CUDA_R_8F_E4M3 both are).
-__global__ void fillUniformE4M3(__nv_fp8_e4m3 *x, int64_t n, uint32_t seed) {
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
-       i += (int64_t)gridDim.x * blockDim.x) {
-    uint32_t h = (uint32_t)i * 2654435761u ^ seed;
-    h ^= h >> 15;
-    h *= 2246822519u;
-    h ^= h >> 13;
-    x[i] = __nv_fp8_e4m3((h & 0xffffff) / float(0x800000) - 1.0f);
+    x[i] = T((h & 0xffffff) / float(0x800000) - 1.0f);
   }
 }
 
@@ -298,7 +287,7 @@ __global__ void bf16ToF32(const __nv_bfloat16 *x, float *y, int64_t n) {
 }
 
 static void randomBF16(const Tensor &t, uint32_t seed) {
-  fillUniform<<<1024, 256>>>((__nv_bfloat16 *)t.ptr, t.numel(), seed);
+  fillUniform<__nv_bfloat16><<<1024, 256>>>((__nv_bfloat16 *)t.ptr, t.numel(), seed);
   RT(cudaGetLastError());
 }
 
@@ -632,9 +621,9 @@ static void gemmFp8(std::map<std::string, Kernel> &ks, cublasLtHandle_t lt,
   for (int s = 0; s < sets; ++s) {
     A.push_back(alloc({M, K}, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1));
     B.push_back(alloc({N, K}, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1));
-    fillUniformE4M3<<<1024, 256>>>((__nv_fp8_e4m3 *)A.back().ptr,
+    fillUniform<__nv_fp8_e4m3><<<1024, 256>>>((__nv_fp8_e4m3 *)A.back().ptr,
                                    A.back().numel(), 31 + 2 * s);
-    fillUniformE4M3<<<1024, 256>>>((__nv_fp8_e4m3 *)B.back().ptr,
+    fillUniform<__nv_fp8_e4m3><<<1024, 256>>>((__nv_fp8_e4m3 *)B.back().ptr,
                                    B.back().numel(), 32 + 2 * s);
     RT(cudaGetLastError());
   }

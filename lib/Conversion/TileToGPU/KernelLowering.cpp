@@ -477,6 +477,21 @@ Value KernelLowering::threadInGroup(const Group &g) {
   return arith::SubIOp::create(b, loc, tid, g.base ? g.base : idx(g.first));
 }
 
+Value KernelLowering::foldAcrossLanes(
+    Value v, ArrayRef<int64_t> masks,
+    function_ref<Value(Value, Value)> combine) {
+  Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
+  for (int64_t mask : masks) {
+    Value other =
+        gpu::ShuffleOp::create(b, loc, v,
+                               arith::ConstantIntOp::create(b, loc, mask, 32),
+                               width, gpu::ShuffleMode::XOR)
+            .getShuffleResult();
+    v = combine(v, other);
+  }
+  return v;
+}
+
 Value KernelLowering::electOne() {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                group.base ? group.base : idx(group.first));
@@ -1858,7 +1873,6 @@ KernelLowering::reduceByWarp(tile::ReduceOp reduce,
                              "the warp's reduction result, which lane 0 "
                              "writes for the others");
   Value lane = threadInGroup();
-  Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
   LogicalResult status = success();
   auto results =
       scf::ForOp::create(b, loc, idx(0), idx(type.getNumElements()), idx(1));
@@ -1895,15 +1909,8 @@ KernelLowering::reduceByWarp(tile::ReduceOp reduce,
       scf::YieldOp::create(b, loc,
                            combine(lanes.getRegionIterArgs()[0], *e));
     }
-    Value fold = lanes.getResult(0);
-    for (int64_t mask : {16, 8, 4, 2, 1}) {
-      Value other =
-          gpu::ShuffleOp::create(b, loc, fold,
-                                 arith::ConstantIntOp::create(b, loc, mask, 32),
-                                 width, gpu::ShuffleMode::XOR)
-              .getShuffleResult();
-      fold = combine(fold, other);
-    }
+    Value fold =
+        foldAcrossLanes(lanes.getResult(0), {16, 8, 4, 2, 1}, combine);
     auto writer = scf::IfOp::create(b, loc, electOne());
     b.setInsertionPointToStart(writer.thenBlock());
     memref::StoreOp::create(b, loc, fold, buffer, index);

@@ -1083,14 +1083,13 @@ LogicalResult NVGPUTarget::reduceAccumulatorRows(
     function_ref<FailureOr<Value>(Value v, Value row, Value col)> fn,
     function_ref<Value(Value, Value)> combine,
     function_ref<void(Value row, Value value, Value writer)> body) {
-  OpBuilder &b = k.b;
-  Location loc = k.loc;
   // Per (block, row of the two): the row's index and the running fold.
-  SmallVector<std::pair<Value, Value>> rows(2 * (type.getDimSize(0) / 64));
+  SmallVector<std::pair<Value, Value>> rows(layout::kWgmmaRowSlots *
+                                            (type.getDimSize(0) / 64));
   LogicalResult status = forEachRegisterOf(
       k, acc, type, fn, [&](int64_t block, int64_t reg, Value e, Value row) {
-        auto &[index, fold] =
-            rows[2 * block + (layout::wgmmaAccumulatorElement(0, reg).row / 8)];
+        auto &[index, fold] = rows[layout::kWgmmaRowSlots * block +
+                                   layout::wgmmaRowSlotOfRegister(reg)];
         if (!fold) {
           index = row;
           fold = e;
@@ -1101,18 +1100,8 @@ LogicalResult NVGPUTarget::reduceAccumulatorRows(
   if (failed(status))
     return failure();
   Value writer = rowWriter(k);
-  Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
-  for (auto &[index, fold] : rows) {
-    for (int64_t mask : {1, 2}) {
-      Value other =
-          gpu::ShuffleOp::create(b, loc, fold,
-                                 arith::ConstantIntOp::create(b, loc, mask, 32),
-                                 width, gpu::ShuffleMode::XOR)
-              .getShuffleResult();
-      fold = combine(fold, other);
-    }
-    body(index, fold, writer);
-  }
+  for (auto &[index, fold] : rows)
+    body(index, k.foldAcrossLanes(fold, {1, 2}, combine), writer);
   return success();
 }
 

@@ -309,6 +309,11 @@ public:
   Value sharedView(Ring &ring, Type elementType);
   Value dynamicShared();
   Value electOne(); // i1: the first thread of the group
+  /// `v` folded by `combine` with the value of the lane `mask` away (xor),
+  /// for each mask in turn: after a whole butterfly, every lane of it holds
+  /// the fold of all.
+  Value foldAcrossLanes(Value v, ArrayRef<int64_t> masks,
+                        function_ref<Value(Value, Value)> combine);
   /// The calling thread's index in `g` (by default the current group).
   Value threadInGroup(const Group &g);
   Value threadInGroup() { return threadInGroup(group); }
