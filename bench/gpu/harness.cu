@@ -388,6 +388,27 @@ static void report(const Row &r) {
 
 static unsigned ceilDiv(int64_t a, int64_t b) { return (unsigned)((a + b - 1) / b); }
 
+/// A float64 spot check of 64 elements of row-major C[M, N], against the
+/// inputs themselves: the largest |C - sum_x product(i, j, x)| relative to
+/// the sum of the products' magnitudes.
+template <typename Product>
+static double spotCheck(const std::vector<float> &c, int64_t M, int64_t N,
+                        int64_t K, Product product) {
+  std::mt19937_64 rng(7);
+  double worst = 0;
+  for (int t = 0; t < 64; ++t) {
+    int64_t i = rng() % M, j = rng() % N;
+    double ref = 0, mag = 0;
+    for (int64_t x = 0; x < K; ++x) {
+      double p = product(i, j, x);
+      ref += p;
+      mag += std::fabs(p);
+    }
+    worst = std::max(worst, std::fabs(c[i * N + j] - ref) / std::max(mag, 1e-30));
+  }
+  return worst;
+}
+
 //===----------------------------------------------------------------------===//
 // Workloads
 //===----------------------------------------------------------------------===//
@@ -459,17 +480,9 @@ static void gemm(std::map<std::string, Kernel> &ks, cublasHandle_t blas,
   // A float64 spot check of 64 elements, against the inputs themselves.
   std::vector<uint16_t> ha = downloadBF16(A[0]), hb = downloadBF16(B[0]);
   std::vector<float> hc = downloadValues(C);
-  std::mt19937_64 rng(7);
-  double worst = 0;
-  for (int t = 0; t < 64; ++t) {
-    int64_t i = rng() % M, j = rng() % N;
-    double ref = 0, mag = 0;
-    for (int64_t x = 0; x < K; ++x) {
-      ref += bf16(ha[i * K + x]) * bf16(hb[x * N + j]);
-      mag += std::fabs(bf16(ha[i * K + x]) * bf16(hb[x * N + j]));
-    }
-    worst = std::max(worst, std::fabs(hc[i * N + j] - ref) / std::max(mag, 1e-30));
-  }
+  double worst = spotCheck(hc, M, N, K, [&](int64_t i, int64_t j, int64_t x) {
+    return bf16(ha[i * K + x]) * bf16(hb[x * N + j]);
+  });
   // A bf16 output is rounded: half a unit in its last place is 2^-9.
   const double tolerance = bf16Out ? 4e-3 : 1e-3;
   if (!(err < tolerance) || !(worst < tolerance)) {
@@ -647,18 +660,9 @@ static void gemmFp8(std::map<std::string, Kernel> &ks, cublasLtHandle_t lt,
     x.__x = v;
     return (double)(float)x;
   };
-  std::mt19937_64 rng(7);
-  double worst = 0;
-  for (int t = 0; t < 64; ++t) {
-    int64_t i = rng() % M, j = rng() % N;
-    double ref = 0, mag = 0;
-    for (int64_t x = 0; x < K; ++x) {
-      double p = e4m3(ha[i * K + x]) * e4m3(hb[j * K + x]);
-      ref += p;
-      mag += std::fabs(p);
-    }
-    worst = std::max(worst, std::fabs(hc[i * N + j] - ref) / std::max(mag, 1e-30));
-  }
+  double worst = spotCheck(hc, M, N, K, [&](int64_t i, int64_t j, int64_t x) {
+    return e4m3(ha[i * K + x]) * e4m3(hb[j * K + x]);
+  });
   double err = NAN;
   if (peer.ok && peer.run(lt, A[0], B[0], Cref))
     err = relError(hc, download(Cref));
