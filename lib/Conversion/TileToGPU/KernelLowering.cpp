@@ -342,6 +342,13 @@ StringRef conversion::computingRole(Value v) {
   return {};
 }
 
+/// Whether the copy of the kernel that role `role` runs computes `v`, a
+/// value a loop yields (every copy computes what no role yields).
+static bool computedIn(Value v, StringRef role) {
+  StringRef carrier = computingRole(v);
+  return carrier.empty() || carrier == role;
+}
+
 bool conversion::isZeroSplat(Value v) {
   DenseElementsAttr attr;
   if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
@@ -497,6 +504,20 @@ Value KernelLowering::electOne() {
                                group.base ? group.base : idx(group.first));
 }
 
+SmallVector<Value> KernelLowering::indexOf(Value linear,
+                                           ArrayRef<int64_t> shape) {
+  SmallVector<Value> index(shape.size());
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    if (d == 0) {
+      index[d] = linear;
+      break;
+    }
+    index[d] = arith::RemUIOp::create(b, loc, linear, idx(shape[d]));
+    linear = arith::DivUIOp::create(b, loc, linear, idx(shape[d]));
+  }
+  return index;
+}
+
 void KernelLowering::forEachElement(
     ArrayRef<int64_t> shape, function_ref<LogicalResult(ValueRange)> body,
     LogicalResult &status) {
@@ -507,17 +528,7 @@ void KernelLowering::forEachElement(
   auto loop = scf::ForOp::create(b, loc, start, idx(numel), idx(group.size));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  Value rest = loop.getInductionVar();
-  SmallVector<Value> index(shape.size());
-  for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    if (d == 0) {
-      index[d] = rest;
-      break;
-    }
-    index[d] = arith::RemUIOp::create(b, loc, rest, idx(shape[d]));
-    rest = arith::DivUIOp::create(b, loc, rest, idx(shape[d]));
-  }
-  if (failed(body(index)))
+  if (failed(body(indexOf(loop.getInductionVar(), shape))))
     status = failure();
   simtSinceBarrier = true;
 }
@@ -1517,8 +1528,8 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
     Value init = op.getInitArgs()[i];
     Value next = yieldedSource(yield.getOperand(i));
     // Values of another role are not computed in this role's copy of the loop.
-    StringRef carrier = computingRole(yield.getOperand(i));
-    if ((!carrier.empty() && carrier != currentRole) || absent.contains(next)) {
+    if (!computedIn(yield.getOperand(i), currentRole) ||
+        absent.contains(next)) {
       absent.insert(arg);
       absent.insert(op.getResult(i));
       continue;
@@ -1665,14 +1676,11 @@ bool KernelLowering::carriesRows(scf::ForOp loop, BlockArgument arg) {
   // Beside an accumulator of as many rows that this role's copy carries:
   // the vector is read at the rows of its registers.
   for (auto [other, next] :
-       llvm::zip(loop.getRegionIterArgs(), loop.getYieldedValues())) {
-    StringRef carrier = computingRole(next);
-    if (accValues.contains(other) &&
-        (carrier.empty() || carrier == currentRole) &&
+       llvm::zip(loop.getRegionIterArgs(), loop.getYieldedValues()))
+    if (accValues.contains(other) && computedIn(next, currentRole) &&
         cast<RankedTensorType>(other.getType()).getDimSize(0) ==
             type.getDimSize(0))
       return true;
-  }
   return false;
 }
 
@@ -1798,12 +1806,9 @@ bool KernelLowering::registersLeftFor(Operation *op, RankedTensorType extra,
   for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
        loop = loop->getParentOfType<scf::ForOp>())
     for (auto [arg, next] :
-         llvm::zip(loop.getRegionIterArgs(), loop.getYieldedValues())) {
-      StringRef carrier = computingRole(next);
-      if (held.contains(arg) &&
-          (carrier.empty() || carrier == role.getName()))
+         llvm::zip(loop.getRegionIterArgs(), loop.getYieldedValues()))
+      if (held.contains(arg) && computedIn(next, role.getName()))
         needed += perThread(arg.getType());
-    }
   return needed <= static_cast<int64_t>(*budget);
 }
 
@@ -1873,22 +1878,14 @@ KernelLowering::reduceByWarp(tile::ReduceOp reduce,
                              "the warp's reduction result, which lane 0 "
                              "writes for the others");
   Value lane = threadInGroup();
-  LogicalResult status = success();
   auto results =
       scf::ForOp::create(b, loc, idx(0), idx(type.getNumElements()), idx(1));
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(results.getBody()->getTerminator());
     // The result's index, the input's without the reduced dimension.
-    SmallVector<Value> index(type.getRank());
-    Value rest = results.getInductionVar();
-    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-      index[d] = d ? arith::RemUIOp::create(b, loc, rest,
-                                            idx(type.getDimSize(d)))
-                         .getResult()
-                   : rest;
-      rest = arith::DivUIOp::create(b, loc, rest, idx(type.getDimSize(d)));
-    }
+    SmallVector<Value> index =
+        indexOf(results.getInductionVar(), type.getShape());
     auto at = [&](Value r) {
       SmallVector<Value> in(index.begin(), index.end());
       in.insert(in.begin() + axis, r);
@@ -1918,7 +1915,7 @@ KernelLowering::reduceByWarp(tile::ReduceOp reduce,
   simtSinceBarrier = true;
   groupBarrier();
   tiles[reduce.getResult()] = {TileRep::Buffer, nullptr, buffer, nullptr};
-  return status;
+  return success();
 }
 
 /// Whether every reader of slot read `read` is an operand of a matrix-unit

@@ -338,6 +338,8 @@ public:
   /// 1-D `tile` as the vector of the row slots the calling thread holds
   /// (TileRep::Rows), computed slot by slot where it is not one yet.
   FailureOr<Value> rowsOf(Value tile);
+  /// The index of element `linear` of a row-major tile of `shape`.
+  SmallVector<Value> indexOf(Value linear, ArrayRef<int64_t> shape);
   void forEachElement(ArrayRef<int64_t> shape,
                       function_ref<LogicalResult(ValueRange)> body,
                       LogicalResult &status);
