@@ -20,7 +20,11 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <functional>
+#include <mutex>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::tiletag;
@@ -122,6 +126,10 @@ class Interpreter {
 public:
   Interpreter(ArrayRef<int64_t> programId, ArrayRef<int64_t> grid)
       : programId(programId), grid(grid) {}
+
+  /// Where the program waits at a cluster barrier (ClusterRun); unset, the
+  /// program runs alone and a cluster barrier has nothing to wait for.
+  std::function<LogicalResult(Operation *)> clusterBarrier;
 
   /// Runs `block` with `args` (consumed) bound to its arguments; the
   /// terminator's operands go to `results`.
@@ -663,6 +671,12 @@ LogicalResult Interpreter::run(Operation &op) {
         setScalar(p, grid[p.getDimAttr().getInt()]);
         return success();
       })
+      .Case<schedule::BarrierOp>([&](schedule::BarrierOp barrier) {
+        if (barrier.getScope() == schedule::BarrierScope::cluster &&
+            clusterBarrier)
+          return clusterBarrier(barrier);
+        return success(); // a program's own code runs in order
+      })
       // Memory.
       .Case<tile::LoadOp>([&](tile::LoadOp load) {
         Array tile(load.getType().getElementType(), load.getType().getShape());
@@ -925,30 +939,168 @@ LogicalResult Interpreter::run(Operation &op) {
       });
 }
 
+namespace {
+
+/// The programs of one thread-block cluster, run together: one at a time,
+/// in program order, each up to its next cluster barrier (or its end); when
+/// every program waits at a barrier the next round starts. A program that
+/// returns while another waits at a barrier is an error: on the GPU the
+/// waiting ones would wait for ever.
+class ClusterRun {
+public:
+  explicit ClusterRun(size_t programs) : state(programs, Running) {}
+
+  /// Program `i`'s thread: waits for its turn, runs `body` (which may call
+  /// barrier()), and hands the turn on.
+  void run(size_t i, llvm::function_ref<LogicalResult()> body) {
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      turned.wait(lock, [&] { return aborted || turn == i; });
+      if (aborted)
+        return;
+    }
+    bool ok = succeeded(body());
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!ok) {
+      abort();
+      return;
+    }
+    state[i] = Done;
+    handOn();
+  }
+
+  /// Program `i` reached cluster barrier `op`: waits for the next round.
+  LogicalResult barrier(size_t i, Operation *op) {
+    std::unique_lock<std::mutex> lock(mutex);
+    state[i] = Waiting;
+    waitingAt = op;
+    handOn();
+    turned.wait(lock,
+                [&] { return aborted || (turn == i && state[i] == Running); });
+    return failure(aborted);
+  }
+
+  /// Whether a program failed or was stranded (and the others stopped).
+  bool failed() const { return aborted; }
+  /// The barrier a program waited at while another returned, if one did.
+  Operation *stranded = nullptr;
+
+private:
+  enum State { Running, Waiting, Done };
+
+  /// Passes the turn to the next program; after the last, starts the next
+  /// round if all wait at a barrier.
+  void handOn() {
+    if (++turn < state.size()) {
+      turned.notify_all();
+      return;
+    }
+    bool anyWaiting = llvm::is_contained(state, Waiting);
+    if (anyWaiting && llvm::is_contained(state, Done)) {
+      stranded = waitingAt;
+      abort();
+      return;
+    }
+    if (anyWaiting) {
+      std::fill(state.begin(), state.end(), Running);
+      turn = 0;
+    }
+    turned.notify_all();
+  }
+  void abort() {
+    aborted = true;
+    turned.notify_all();
+  }
+
+  std::mutex mutex;
+  std::condition_variable turned;
+  std::vector<State> state;
+  size_t turn = 0;
+  bool aborted = false;
+  Operation *waitingAt = nullptr;
+};
+
+} // namespace
+
 LogicalResult mlir::tiletag::exec::runKernel(
     tile::KernelOp kernel, ArrayRef<RuntimeValue> operands,
     ArrayRef<int64_t> grid, ArrayRef<std::optional<int64_t>> onlyProgram) {
-  SmallVector<int64_t> programId(grid.size(), 0);
-  bool done = false;
-  for (int64_t d : grid)
-    done |= d <= 0;
-  while (!done) {
-    bool selected = true;
-    for (auto [d, fixed] : llvm::enumerate(onlyProgram))
-      selected &= !fixed || programId[d] == *fixed;
-    if (selected) {
-      Interpreter interpreter(programId, grid);
-      SmallVector<RuntimeValue> args(operands.begin(), operands.end());
-      if (failed(interpreter.runBlock(kernel.getBody().front(), args, nullptr)))
-        return failure();
+  // Where a cluster barrier orders the programs of a cluster, they run
+  // together; elsewhere each program runs alone.
+  SmallVector<int64_t> cluster(grid.size(), 1);
+  if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
+          schedule::ScheduleDialect::kLaunchAttrName)) {
+    for (auto [d, size] : llvm::enumerate(launch.getCluster())) {
+      int64_t extent = d < grid.size() ? grid[d] : 1;
+      if (extent % size != 0)
+        return kernel.emitError()
+               << "the grid's extent " << extent << " along dimension " << d
+               << " is not a multiple of the cluster's " << size
+               << ": the GPU refuses such a launch";
+      if (d < grid.size())
+        cluster[d] = size;
     }
-    int64_t d = static_cast<int64_t>(grid.size()) - 1;
-    for (; d >= 0; --d) {
-      if (++programId[d] < grid[d])
-        break;
-      programId[d] = 0;
-    }
-    done = d < 0;
   }
-  return success();
+  bool clusterBarriers =
+      kernel
+          .walk([](schedule::BarrierOp b) {
+            return b.getScope() == schedule::BarrierScope::cluster
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+  if (!clusterBarriers)
+    cluster.assign(grid.size(), 1);
+
+  SmallVector<int64_t> clusters;
+  for (auto [extent, size] : llvm::zip(grid, cluster))
+    clusters.push_back(extent / size);
+  LogicalResult result = success();
+  auto runProgram = [&](Interpreter &interpreter) {
+    SmallVector<RuntimeValue> args(operands.begin(), operands.end());
+    return interpreter.runBlock(kernel.getBody().front(), args, nullptr);
+  };
+  forEachIndex(clusters, [&](ArrayRef<int64_t> c) {
+    if (failed(result))
+      return;
+    // The cluster's programs, if a replay selected one of them.
+    SmallVector<SmallVector<int64_t>> programs;
+    bool selected = false;
+    forEachIndex(cluster, [&](ArrayRef<int64_t> offset) {
+      SmallVector<int64_t> pid;
+      bool chosen = true;
+      for (auto [d, o] : llvm::enumerate(offset)) {
+        pid.push_back(c[d] * cluster[d] + o);
+        if (d < onlyProgram.size() && onlyProgram[d])
+          chosen &= pid.back() == *onlyProgram[d];
+      }
+      selected |= chosen;
+      programs.push_back(std::move(pid));
+    });
+    if (!selected)
+      return;
+    if (programs.size() == 1) {
+      Interpreter interpreter(programs.front(), grid);
+      result = runProgram(interpreter);
+      return;
+    }
+    ClusterRun together(programs.size());
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < programs.size(); ++i)
+      threads.emplace_back([&, i] {
+        Interpreter interpreter(programs[i], grid);
+        interpreter.clusterBarrier = [&, i](Operation *op) {
+          return together.barrier(i, op);
+        };
+        together.run(i, [&] { return runProgram(interpreter); });
+      });
+    for (std::thread &t : threads)
+      t.join();
+    if (together.stranded)
+      together.stranded->emitError(
+          "a program of the cluster returned while another waits at this "
+          "cluster barrier: on the GPU it would wait for ever");
+    result = failure(together.failed());
+  });
+  return result;
 }

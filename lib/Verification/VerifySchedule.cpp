@@ -79,6 +79,7 @@ public:
   LogicalResult run() {
     collect();
     checkStructure();
+    checkClusters();
     checkRoleDataFlow();
     checkAsyncResults();
     checkExpectTx();
@@ -352,6 +353,70 @@ private:
         }
       }
     });
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Thread-block clusters
+  //===--------------------------------------------------------------------===//
+
+  /// The programs of a cluster are `cluster[d]` consecutive program ids
+  /// along each grid dimension: each dimension the cluster spans must be
+  /// one of the grid's, and (where the launch contract gives the grid) a
+  /// multiple of the cluster's size, or the launch fails. A cluster barrier
+  /// waits for every program of the cluster, so each must reach it the
+  /// same times: a program that skips an instance hangs the others.
+  void checkClusters() {
+    auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
+        schedule::ScheduleDialect::kLaunchAttrName);
+    if (!launch || launch.getCluster().empty())
+      return;
+    int64_t rank = kernel.getGridAttr().getInt();
+    for (auto [d, size] : llvm::enumerate(launch.getCluster()))
+      if (static_cast<int64_t>(d) >= rank && size != 1) {
+        error(kernel,
+              "the cluster spans " + Twine(size) + " programs along grid "
+              "dimension " + Twine(d) + ", but the kernel's grid has " +
+              Twine(rank) + " dimension(s): its extent there is 1",
+              nullptr);
+        return;
+      }
+    if (kernel->hasAttr(tile::TileDialect::kLaunchAttrName))
+      for (auto [d, size] : llvm::enumerate(launch.getCluster()))
+        if (size != 1)
+          prove(kernel, model.assumptions(),
+                z3::mod(model.gridExtent(d), ctx.int_val(size)) == 0,
+                "the grid extent along dimension " + Twine(d) +
+                    " is a multiple of the cluster's " + Twine(size) +
+                    " (a launch of a partial cluster fails)",
+                {});
+    kernel.walk([&](schedule::BarrierOp barrier) {
+      if (barrier.getScope() != schedule::BarrierScope::cluster)
+        return;
+      Instance ia{"@a", {}, ""}, ib{"@b", {}, "'"};
+      z3::expr facts = model.executes(barrier, ia) &&
+                       !model.executes(barrier, ib) &&
+                       sameCluster(launch, ia, ib);
+      for (auto [va, vb] : llvm::zip(model.loopVars(barrier, ia),
+                                     model.loopVars(barrier, ib)))
+        facts = facts && va == vb;
+      std::pair<Operation *, Instance *> points[] = {{barrier, &ia}};
+      prove(barrier, facts && model.assumptions(), ctx.bool_val(false),
+            "every program of the cluster reaches this cluster barrier at "
+            "the same iterations (a program that skips one leaves the "
+            "others waiting)",
+            points);
+    });
+  }
+
+  /// Instances `ia` and `ib` run in programs of one cluster.
+  z3::expr sameCluster(schedule::LaunchAttr launch, Instance &ia,
+                       Instance &ib) {
+    z3::expr same = ctx.bool_val(true);
+    for (auto [d, size] : llvm::enumerate(launch.getCluster()))
+      if (static_cast<int64_t>(d) < kernel.getGridAttr().getInt())
+        same = same && model.programId(d, ia) / ctx.int_val(size) ==
+                           model.programId(d, ib) / ctx.int_val(size);
+    return same;
   }
 
   //===--------------------------------------------------------------------===//
@@ -2047,12 +2112,7 @@ private:
     auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
         schedule::ScheduleDialect::kLaunchAttrName);
     if (launch && !launch.getCluster().empty()) {
-      z3::expr sameCluster = ctx.bool_val(true);
-      for (auto [d, size] : llvm::enumerate(launch.getCluster()))
-        if (static_cast<int64_t>(d) < kernel.getGridAttr().getInt())
-          sameCluster =
-              sameCluster && model.programId(d, ia) / ctx.int_val(size) ==
-                                 model.programId(d, ib) / ctx.int_val(size);
+      z3::expr inOneCluster = sameCluster(launch, ia, ib);
       kernel.walk([&](schedule::BarrierOp barrier) {
         if (barrier.getScope() != schedule::BarrierScope::cluster)
           return;
@@ -2063,7 +2123,7 @@ private:
                              model.before(barrier, it, b.op, ib)) ||
                             (model.before(b.op, ib, barrier, it) &&
                              model.before(barrier, it, a.op, ia)));
-        facts = facts && !(sameCluster &&
+        facts = facts && !(inOneCluster &&
                            model.exists(model.loopVars(barrier, it), between));
       });
     }

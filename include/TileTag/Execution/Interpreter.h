@@ -58,7 +58,10 @@ using RuntimeValue = std::variant<std::monostate, Array, Buffer>;
 /// Runs `kernel` over `grid`, in row-major order of program ids, with
 /// `operands` bound to its arguments (buffers for memrefs, rank-0 arrays for
 /// scalars). Where `onlyProgram` fixes a coordinate, only programs with that
-/// coordinate run (used to replay one program of a counterexample). Failures
+/// coordinate run (used to replay one program of a counterexample). The
+/// programs of a thread-block cluster whose code has cluster barriers run
+/// together, round by round between the barriers (a replay runs the whole
+/// cluster of the program it selects). Failures
 /// (an unchecked access out of range, an unsupported op) are reported as
 /// diagnostics at the op, with the program id in a note.
 LogicalResult runKernel(tile::KernelOp kernel, ArrayRef<RuntimeValue> operands,
