@@ -6,9 +6,13 @@
 // RUN: tiletag-run %examples/gemm.mlir --device=cuda --check --size M=200 --size N=72 --size K=136 | FileCheck %s
 // RUN: tiletag-run %examples/gemm_splitk.mlir --device=cuda --check | FileCheck %s
 // RUN: tiletag-run %examples/attention.mlir --device=cuda --check | FileCheck %s
+// RUN: tiletag-run %examples/attention_fa3.mlir --device=cuda --check | FileCheck %s
 // RUN: tiletag-run %examples/moe.mlir --device=cuda --check | FileCheck %s
 // RUN: tiletag-run %examples/softmax.mlir --device=cuda --check | FileCheck %s
 // RUN: tiletag-run %examples/layernorm.mlir --device=cuda --check | FileCheck %s
+// A thread-block cluster exchanging blocks through global memory across a
+// cluster barrier, against the oracle's cluster run:
+// RUN: tiletag-run %S/../Verification/schedule/cluster.mlir --kernel exchange --device=cuda | FileCheck %s
 // Timing (tiletag-agent --measure): the median of N more launches, without
 // the CPU oracle, at a size the oracle would take long on.
 // RUN: tiletag-run %examples/gemm_wide.mlir --device=cuda --repeat 5 --skip-oracle --size M=4096,N=4096,K=4096 | FileCheck %s --check-prefix=TIME

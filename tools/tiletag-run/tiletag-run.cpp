@@ -507,7 +507,9 @@ static int runTool(int argc, char **argv) {
           "CPU\n\n"
           "Makes random inputs (or reads .npy files), runs every program of "
           "the\n"
-          "grid one after another, and checks the outputs against the float64\n"
+          "grid one after another (a thread-block cluster's programs together,\n"
+          "round by round between its cluster barriers), and checks the\n"
+          "outputs against the float64\n"
           "reference of the kernel's workload (--check: " +
               workloadNames() +
               ")\nor against another version of the kernel (--compare).\n"

@@ -51,6 +51,8 @@ struct KernelABI {
     SmallVector<int64_t> box;
   };
   SmallVector<TensorMap> tensorMaps;
+  /// Programs per cluster along x, y, z; empty without clusters.
+  SmallVector<int64_t> cluster;
 };
 
 /// The interface of every kernel of a lowered module, by name; fails with

@@ -179,6 +179,13 @@ public:
     return swizzle128BOffset(k, off);
   }
   void partialBarrier(KernelLowering &k, const Group &group) override;
+  std::string whyNotCluster(ArrayRef<int64_t>) const override {
+    return "CDNA has no thread-block clusters; launch the kernel without a "
+           "cluster";
+  }
+  void clusterBarrier(KernelLowering &) override {
+    llvm_unreachable("clusters are refused (whyNotCluster)");
+  }
   // No async proxy: MFMA reads registers, loads and stores are generic.
   void proxyFence(KernelLowering &) override {}
   FailureOr<Value> createBarriers(KernelLowering &k,

@@ -2272,9 +2272,10 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
     return success();
   }
   if (auto barrier = dyn_cast<schedule::BarrierOp>(op)) {
-    if (barrier.getScope() != schedule::BarrierScope::cta)
-      return fail(op, "cluster barriers are not supported yet");
-    gpu::BarrierOp::create(b, loc);
+    if (barrier.getScope() == schedule::BarrierScope::cluster)
+      target.clusterBarrier(*this);
+    else
+      gpu::BarrierOp::create(b, loc);
     simtSinceBarrier = false;
     return success();
   }
@@ -2330,11 +2331,17 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
     return failure();
   if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
           schedule::ScheduleDialect::kLaunchAttrName);
-      launch && !launch.getCluster().empty())
-    return fail(kernel, "thread-block clusters (schedule.launch cluster) are "
-                        "not implemented by " +
-                            target.lowering() +
-                            " yet; launch the kernel without a cluster");
+      launch && !launch.getCluster().empty()) {
+    for (auto [d, size] : llvm::enumerate(launch.getCluster()))
+      if (d >= kernel.getGrid() && size != 1)
+        return fail(kernel, "its cluster spans grid dimension " +
+                                std::to_string(d) + ", which its grid of " +
+                                std::to_string(kernel.getGrid()) +
+                                " dimension(s) does not have");
+    if (std::string why = target.whyNotCluster(launch.getCluster());
+        !why.empty())
+      return fail(kernel, why);
+  }
   if (failed(planRoles()) || failed(planShared()) ||
       failed(target.planAsyncCopies(*this)))
     return failure();
@@ -2556,6 +2563,13 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
       b.getNamedAttr("grid_rank", b.getI64IntegerAttr(kernel.getGrid())),
       b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(sharedBytes)),
       b.getNamedAttr("workspace_bytes", b.getI64IntegerAttr(workspaceBytes))};
+  if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
+          schedule::ScheduleDialect::kLaunchAttrName);
+      launch && !launch.getCluster().empty()) {
+    SmallVector<int64_t> cluster(launch.getCluster());
+    cluster.resize(3, 1);
+    abi.push_back(b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(cluster)));
+  }
   target.addABI(*this, abi);
   func->setAttr(kABIAttrName, b.getDictionaryAttr(abi));
   return func;

@@ -82,6 +82,8 @@ public:
     return swizzled128BByte(k, ring, index);
   }
   void partialBarrier(KernelLowering &k, const Group &group) override;
+  std::string whyNotCluster(ArrayRef<int64_t> cluster) const override;
+  void clusterBarrier(KernelLowering &k) override;
   void proxyFence(KernelLowering &k) override;
   FailureOr<Value> createBarriers(KernelLowering &k,
                                   schedule::MBarrierInitOp init) override;
@@ -380,6 +382,17 @@ LogicalResult NVGPUTarget::annotate(KernelLowering &k, gpu::GPUFuncOp func) {
   // entry, which setmaxnreg needs, and keeps registers to that many CTAs.
   func->setAttr("nvvm.minctasm",
                 k.b.getI32IntegerAttr(std::max<int64_t>(1, k.occupancy)));
+  // A cluster shape fixed at compile time (.reqnctapercluster): a plain
+  // launch then runs the grid in clusters of it.
+  if (auto launch = k.kernel->getAttrOfType<schedule::LaunchAttr>(
+          schedule::ScheduleDialect::kLaunchAttrName);
+      launch && !launch.getCluster().empty()) {
+    SmallVector<int32_t> cluster(launch.getCluster().begin(),
+                                 launch.getCluster().end());
+    cluster.resize(3, 1);
+    func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                  k.b.getDenseI32ArrayAttr(cluster));
+  }
   return success();
 }
 
@@ -435,6 +448,30 @@ void NVGPUTarget::partialBarrier(KernelLowering &k, const Group &group) {
   Value n = arith::ConstantIntOp::create(k.b, k.loc, group.size, 32);
   NVVM::BarrierOp::create(k.b, k.loc, TypeRange{}, id, n,
                           NVVM::BarrierReductionAttr(), Value());
+}
+
+std::string NVGPUTarget::whyNotCluster(ArrayRef<int64_t> cluster) const {
+  // Larger clusters (up to 16) need the launch's non-portable opt-in, which
+  // no runner here asks for.
+  constexpr int64_t kPortableClusterSize = 8;
+  int64_t programs = 1;
+  for (int64_t size : cluster)
+    programs *= size;
+  if (programs <= kPortableClusterSize)
+    return "";
+  return "a cluster of " + std::to_string(programs) + " programs exceeds the " +
+         std::to_string(kPortableClusterSize) +
+         " every Hopper GPU launches (larger ones need a non-portable "
+         "launch)";
+}
+
+void NVGPUTarget::clusterBarrier(KernelLowering &k) {
+  // Every thread of the cluster arrives (release) and waits (acquire): the
+  // writes of every program before it are visible to all after it. Uniform
+  // across the program, as the checker proves (.aligned).
+  UnitAttr aligned = k.b.getUnitAttr();
+  NVVM::ClusterArriveOp::create(k.b, k.loc, aligned);
+  NVVM::ClusterWaitOp::create(k.b, k.loc, aligned);
 }
 
 void NVGPUTarget::proxyFence(KernelLowering &k) {

@@ -193,6 +193,14 @@ LogicalResult CudaProgramImpl::run(StringRef name,
              "cuFuncSetAttribute", error))
     return failure();
   std::array<uint32_t, 3> g = gridExtents(grid);
+  for (auto [d, size] : llvm::enumerate(info.cluster))
+    if (g[d] % size != 0) {
+      error = "the grid's extent " + std::to_string(g[d]) +
+              " along dimension " + std::to_string(d) +
+              " is not a multiple of the cluster's " + std::to_string(size) +
+              ": the GPU refuses such a launch";
+      return failure();
+    }
   // One launch, returning once the kernel has completed.
   auto launch = [&] {
     return cu.ok(cu.cuLaunchKernel_(function, g[0], g[1], g[2], info.block[0],

@@ -95,6 +95,9 @@ LogicalResult exec::readKernelABIs(ModuleOp lowered,
         info.tensorMaps.push_back(m);
       }
     }
+    if (auto cluster = abi.getAs<DenseI64ArrayAttr>("cluster"))
+      info.cluster.assign(cluster.asArrayRef().begin(),
+                          cluster.asArrayRef().end());
     abis[func.getName()] = std::move(info);
     return WalkResult::advance();
   });

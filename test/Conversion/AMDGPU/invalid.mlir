@@ -3,9 +3,9 @@
 // says so.
 // RUN: tiletag-opt %s -split-input-file -verify-diagnostics "--tiletag-convert-to-amdgpu=allow-unverified"
 
-// Thread-block clusters are not implemented by either lowering.
+// CDNA has no thread-block clusters.
 // expected-warning @+2 {{allow-unverified}}
-// expected-error @+1 {{cannot be lowered to AMDGPU: thread-block clusters (schedule.launch cluster) are not implemented by the AMDGPU lowering yet; launch the kernel without a cluster}}
+// expected-error @+1 {{cannot be lowered to AMDGPU: CDNA has no thread-block clusters; launch the kernel without a cluster}}
 tile.kernel @cluster(%X: memref<?x?xf32>) grid(1) attributes {
     schedule.launch = #schedule.launch<warpgroups = 1, cluster = [2, 1, 1]>} {
   schedule.barrier cluster

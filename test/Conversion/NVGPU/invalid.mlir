@@ -271,3 +271,25 @@ tile.kernel @nested(%X: memref<?xf32>) grid(1) {
   } {schedule.map = #schedule.map<warp>}
   tile.return
 }
+
+// -----
+
+// Clusters of more than 8 programs need a non-portable launch.
+// expected-warning @+2 {{allow-unverified}}
+// expected-error @+1 {{cannot be lowered to NVGPU: a cluster of 16 programs exceeds the 8 every Hopper GPU launches (larger ones need a non-portable launch)}}
+tile.kernel @cluster16(%X: memref<?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 1, cluster = [16]>} {
+  schedule.barrier cluster
+  tile.return
+}
+
+// -----
+
+// A cluster along a dimension the grid does not have.
+// expected-warning @+2 {{allow-unverified}}
+// expected-error @+1 {{cannot be lowered to NVGPU: its cluster spans grid dimension 1, which its grid of 1 dimension(s) does not have}}
+tile.kernel @cluster_rank(%X: memref<?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 1, cluster = [1, 2]>} {
+  schedule.barrier cluster
+  tile.return
+}

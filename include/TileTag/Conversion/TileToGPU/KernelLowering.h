@@ -164,6 +164,12 @@ public:
   /// Whether a loop mapped to warps runs here: its iterations' groups are
   /// warps of 32 threads (a wave of another width runs no such group).
   virtual bool runsWarpGroups() const { return false; }
+  /// Why the target cannot launch programs in clusters of `cluster`
+  /// (schedule.launch); empty when it can.
+  virtual std::string whyNotCluster(ArrayRef<int64_t> cluster) const = 0;
+  /// A barrier for every thread of the program's cluster, ordering memory
+  /// at cluster scope (only where whyNotCluster is empty).
+  virtual void clusterBarrier(KernelLowering &k) = 0;
   /// Makes the group's generic-proxy shared-memory writes visible to the
   /// async units.
   virtual void proxyFence(KernelLowering &k) = 0;

@@ -122,7 +122,11 @@ def Schedule_BarrierOp : Schedule_Op<"barrier", [SyncEffects]> {
   let description = [{
     Every thread of the scope waits here until all have arrived; memory
     accesses before it happen before those after it. A CTA barrier must be
-    reached by all warpgroups, so it cannot sit inside a warp role.
+    reached by all warpgroups, so it cannot sit inside a warp role. A
+    cluster barrier (in a kernel launched with a cluster) waits for every
+    thread of every program of the cluster, and orders their global memory
+    accesses; each program must reach it at the same loop iterations, which
+    the schedule checker proves.
 
     <!-- doctest: kernel() -->
     ```mlir
