@@ -947,6 +947,7 @@ LogicalResult KernelLowering::materialize(Value tile, const Twine &why) {
     Value buffer = allocBuffer(type, placeOf(tile), why);
     storeAccumulator(rep.value, type, buffer);
     groupBarrier();
+    materializedAtRead.push_back({tile, rep});
     tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
     return success();
   }
@@ -982,6 +983,7 @@ LogicalResult KernelLowering::materialize(Value tile, const Twine &why) {
   Value buffer = allocBuffer(type, placeOf(tile), why);
   LogicalResult status = fillBuffer(buffer, tile);
   groupBarrier();
+  materializedAtRead.push_back({tile, rep});
   tiles[tile] = {TileRep::Buffer, nullptr, buffer, nullptr};
   return status;
 }
@@ -1030,9 +1032,20 @@ FailureOr<Value> KernelLowering::rowsOf(Value tile) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult KernelLowering::emitBlock(Block &block) {
+  size_t outer = materializedAtRead.size();
   for (Operation &op : block.without_terminator())
     if (!consumed.contains(&op) && failed(emitOp(&op)))
       return failure();
+  // A buffer the block's code filled may not be written when the block
+  // does not run: an enclosing block's tile is read from what it was.
+  for (auto &[tile, before] : llvm::drop_begin(materializedAtRead, outer)) {
+    Block *def = tile.getParentBlock();
+    while (def && def != &block)
+      def = def->getParentOp() ? def->getParentOp()->getBlock() : nullptr;
+    if (!def)
+      tiles[tile] = before;
+  }
+  materializedAtRead.resize(outer);
   return success();
 }
 

@@ -400,6 +400,12 @@ public:
   // Emission state.
   IRMapping mapping;
   DenseMap<Value, TileRep> tiles;
+  /// Tiles materialized into a buffer where they are read (not where they
+  /// are defined), with what they were before: the buffer is written only
+  /// where that read runs, so past the block emitted around it (a branch, a
+  /// loop body that may run no iteration) a tile of an enclosing block is
+  /// what it was before (emitBlock).
+  SmallVector<std::pair<Value, TileRep>> materializedAtRead;
   /// Inside a loop mapped to threads or warps: the unit (thread or warp)
   /// whose slice of each workspace buffer the iteration uses, of `count`.
   struct {
