@@ -97,7 +97,8 @@ static void registerLoweringPlanners() {
       cost::LoweringPlan plan;
       if (failed(conversion::planLowering(kernel, *target, plan.workspace,
                                           plan.elementwiseDots,
-                                          plan.stagedAtDot)))
+                                          plan.stagedAtDot,
+                                          plan.sharedBytes)))
         return failure();
       return plan;
     };

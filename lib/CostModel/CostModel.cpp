@@ -1160,6 +1160,10 @@ KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model,
           regsOfWarpgroup[wg] = static_cast<int64_t>(*regs);
     }
   });
+  // The lowering's own figure where it planned the kernel (what it stages
+  // and what stays in registers is known only there).
+  if (facts.planned)
+    facts.sharedBytes = facts.lowering.sharedBytes;
   llvm::DenseSet<StringRef> consumers;
   for (Operation *r : facts.rolesWithDots)
     consumers.insert(cast<schedule::RoleOp>(r).getName());

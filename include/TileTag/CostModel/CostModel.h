@@ -125,6 +125,8 @@ struct LoweringPlan {
   /// (matrix-unit dot, operand) that it stages into shared memory, element
   /// by element, at each run of the dot.
   llvm::DenseSet<std::pair<Operation *, unsigned>> stagedAtDot;
+  /// The dynamic shared memory a program asks for.
+  int64_t sharedBytes = 0;
 };
 /// Plans a kernel as one chip's lowering would; fails where that lowering
 /// refuses the kernel.

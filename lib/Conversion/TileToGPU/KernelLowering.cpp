@@ -2363,17 +2363,6 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   });
   planAccumulators();
   target.planSharedExtras(*this);
-  // Room to align the dynamic shared memory base at run time.
-  int64_t alignment = target.ringAlignment();
-  if (sharedBytes)
-    sharedBytes += alignment;
-  // A kernel that cannot be launched is refused here, not at launch.
-  if (sharedBytes > target.maxSharedBytes())
-    return fail(kernel, "its shared buffers, mbarriers and staging need " +
-                            std::to_string(sharedBytes) +
-                            " bytes of shared memory; " + target.lowering() +
-                            " gives a program at most " +
-                            std::to_string(target.maxSharedBytes()));
   auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
       schedule::ScheduleDialect::kLaunchAttrName);
   threads = (launch ? launch.getWarpgroups() : 1) * kWarpgroupThreads;
@@ -2387,9 +2376,26 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
                             " exceed the " + std::to_string(perProcessor) +
                             " of one SM (CU)");
   };
-  if (occupancy * sharedBytes > target.sharedBytesPerProcessor())
-    return exceeds(sharedBytes, target.sharedBytesPerProcessor(),
-                   "bytes of shared memory");
+  // A kernel that cannot be launched is refused here, not at launch: before
+  // the emission with what is planned, after it with what the target staged
+  // on the way (sharedLater). The room to align the dynamic shared memory
+  // base at run time comes last.
+  int64_t alignment = target.ringAlignment();
+  bool usesShared = sharedBytes || sharedLater;
+  auto sharedFits = [&](int64_t bytes) -> LogicalResult {
+    if (bytes > target.maxSharedBytes())
+      return fail(kernel, "its shared buffers, mbarriers and staging need " +
+                              std::to_string(bytes) +
+                              " bytes of shared memory; " + target.lowering() +
+                              " gives a program at most " +
+                              std::to_string(target.maxSharedBytes()));
+    if (occupancy * bytes > target.sharedBytesPerProcessor())
+      return exceeds(bytes, target.sharedBytesPerProcessor(),
+                     "bytes of shared memory");
+    return success();
+  };
+  if (failed(sharedFits(sharedBytes + (usesShared ? alignment : 0))))
+    return failure();
   if (occupancy * threads > kMaxThreadsPerProcessor)
     return exceeds(threads, kMaxThreadsPerProcessor, "threads");
   // Pure computations whose results only reach tag ops are not lowered.
@@ -2450,7 +2456,7 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
 
   // Rings start at the dynamic shared memory base rounded up to the
   // target's ring alignment.
-  if (sharedBytes) {
+  if (usesShared) {
     Value addr =
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dynamicShared());
     Value rem = arith::RemUIOp::create(b, loc, addr, idx(alignment));
@@ -2568,6 +2574,10 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   }
   gpu::ReturnOp::create(b, loc);
   perProgram->setAttr("value", b.getIndexAttr(workspaceBytes));
+  if (usesShared)
+    sharedBytes += alignment;
+  if (failed(sharedFits(sharedBytes)))
+    return failure();
 
   // The kernel's interface for a runner, in one attribute (both runners
   // read it: Execution/GpuProgram.h).
@@ -2576,9 +2586,7 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
       b.getNamedAttr("grid_rank", b.getI64IntegerAttr(kernel.getGrid())),
       b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(sharedBytes)),
       b.getNamedAttr("workspace_bytes", b.getI64IntegerAttr(workspaceBytes))};
-  if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
-          schedule::ScheduleDialect::kLaunchAttrName);
-      launch && !launch.getCluster().empty()) {
+  if (launch && !launch.getCluster().empty()) {
     SmallVector<int64_t> cluster(launch.getCluster());
     cluster.resize(3, 1);
     abi.push_back(b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(cluster)));
@@ -2592,7 +2600,8 @@ LogicalResult conversion::planLowering(
     tile::KernelOp kernel, LoweringTarget &target,
     DenseMap<Operation *, std::pair<int64_t, int64_t>> &workspace,
     DenseSet<Operation *> &elementwiseDots,
-    DenseSet<std::pair<Operation *, unsigned>> &stagedAtDot) {
+    DenseSet<std::pair<Operation *, unsigned>> &stagedAtDot,
+    int64_t &sharedBytes) {
   MLIRContext *ctx = kernel.getContext();
   ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
@@ -2606,6 +2615,7 @@ LogicalResult conversion::planLowering(
   workspace = std::move(lowering.workspaceTraffic);
   elementwiseDots = std::move(lowering.elementwiseDots);
   stagedAtDot = std::move(lowering.stagedAtDot);
+  sharedBytes = lowering.sharedBytes;
   return success();
 }
 

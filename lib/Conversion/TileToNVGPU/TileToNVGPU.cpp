@@ -178,6 +178,9 @@ private:
   SmallVector<Value> descriptors; // per tensor map, as !nvgpu.tensormap
   // (wgmma dot, operand) -> shared memory of the operand staged for it.
   DenseMap<std::pair<Operation *, unsigned>, int64_t> stagingOffset;
+  /// Operand `i` of `dot`'s staging memory (bytes from the aligned base),
+  /// taken from k.sharedBytes at the first call.
+  int64_t stagingByte(KernelLowering &k, tile::DotOp dot, unsigned i);
   // Staged operands that were staged once, before a loop they do not change
   // in.
   DenseSet<std::pair<Operation *, unsigned>> stagedBeforeLoop;
@@ -325,18 +328,67 @@ std::string NVGPUTarget::whyNotMma(KernelLowering &k, tile::DotOp dot) {
 }
 
 /// Shared memory for operands staged for wgmma, after the rings.
+/// Whether A of `dot` may reach wgmma from registers (packRegisterA): of
+/// the register form's type and shape, and computed element-wise from a
+/// dot's result of its shape. Whether it does is known only once the
+/// accumulator's registers are (at the dot).
+static bool mayComeFromRegisters(tile::DotOp dot) {
+  auto type = cast<RankedTensorType>(dot.getLhs().getType());
+  Type et = type.getElementType();
+  if ((!et.isBF16() && !et.isF16()) || type.getDimSize(0) % 64 != 0 ||
+      type.getDimSize(1) % 16 != 0)
+    return false;
+  SmallVector<Value> work = {dot.getLhs()};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || !seen.insert(v).second)
+      continue;
+    if (isa<tile::DotOp>(def) &&
+        cast<RankedTensorType>(v.getType()).getShape() == type.getShape())
+      return true;
+    if (auto async = dyn_cast<schedule::AsyncOp>(def)) {
+      Operation *yield = async.getBody().front().getTerminator();
+      work.push_back(yield->getOperand(cast<OpResult>(v).getResultNumber()));
+      continue;
+    }
+    if (def->getNumRegions() || !isPure(def))
+      continue;
+    for (Value operand : def->getOperands())
+      if (isa<RankedTensorType>(operand.getType()))
+        work.push_back(operand);
+  }
+  return false;
+}
+
 void NVGPUTarget::planSharedExtras(KernelLowering &k) {
   for (Operation *op : k.mmaDots) {
+    auto dot = cast<tile::DotOp>(op);
     for (unsigned i : {0u, 1u}) {
-      Value operand = op->getOperand(i);
-      if (inPlaceOperand(k, cast<tile::DotOp>(op), i))
+      if (inPlaceOperand(k, dot, i))
         continue;
-      auto type = cast<RankedTensorType>(operand.getType());
-      k.sharedBytes = llvm::alignTo(k.sharedBytes, kRingAlignment);
-      stagingOffset[{op, i}] = k.sharedBytes;
-      k.sharedBytes += type.getNumElements() * byteWidth(type.getElementType());
+      // Staging memory for an A that may come from registers is taken only
+      // if it does not (stagingByte, at the dot).
+      if (i == 0 && mayComeFromRegisters(dot)) {
+        k.sharedLater = true;
+        continue;
+      }
+      (void)stagingByte(k, dot, i);
     }
   }
+}
+
+int64_t NVGPUTarget::stagingByte(KernelLowering &k, tile::DotOp dot,
+                                 unsigned i) {
+  auto [it, inserted] = stagingOffset.try_emplace({dot, i}, 0);
+  if (inserted) {
+    auto type = cast<RankedTensorType>(dot->getOperand(i).getType());
+    k.sharedBytes = llvm::alignTo(k.sharedBytes, kRingAlignment);
+    it->second = k.sharedBytes;
+    k.sharedBytes += type.getNumElements() * byteWidth(type.getElementType());
+  }
+  return it->second;
 }
 
 //===----------------------------------------------------------------------===//
@@ -625,7 +677,7 @@ FailureOr<Value> NVGPUTarget::stageOperand(KernelLowering &k, tile::DotOp dot,
   Value operand = dot->getOperand(i);
   auto type = cast<RankedTensorType>(operand.getType());
   Type et = type.getElementType();
-  int64_t offset = stagingOffset.lookup({dot, i});
+  int64_t offset = stagingByte(k, dot, i);
   Value base = arith::AddIOp::create(b, loc, k.ringBase, k.idx(offset));
   Ring staged;
   staged.type = MemRefType::get(type.getShape(), et);
@@ -719,7 +771,7 @@ NVGPUTarget::prepareMmaOperands(KernelLowering &k, tile::DotOp dot) {
     }
     if (stagedBeforeLoop.contains({dot, i}))
       return arith::AddIOp::create(k.b, k.loc, k.ringBase,
-                                   k.idx(stagingOffset.lookup({dot, i})))
+                                   k.idx(stagingByte(k, dot, i)))
           .getResult();
     anyStaged = true;
     k.stagedAtDot.insert({dot, i});

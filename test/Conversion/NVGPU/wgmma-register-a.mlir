@@ -2,8 +2,10 @@
 // (attention's P = exp(S) as bf16) is taken by wgmma from registers: each
 // thread packs its own accumulator registers two to a 32-bit register, in
 // order (layout::wgmmaAccumulatorRegisterOfA), and issues the register form
-// of wgmma; nothing is staged through shared memory. B is its slot, N-major
-// (trans-b 1), or K-major (a transposed slot, trans-b 0).
+// of wgmma; nothing is staged through shared memory, and no shared memory
+// is set aside for it: the program asks for its three slots (32 KiB) and
+// the 1 KiB that aligns them. B is its slot, N-major (trans-b 1), or K-major
+// (a transposed slot, trans-b 0).
 // REQUIRES: ptxas
 // RUN: tiletag-opt %s -verify-diagnostics "--tiletag-convert-to-nvgpu=allow-unverified report-fallbacks" -o /dev/null
 // RUN: sed 's/expected-/seen-/' %s | tiletag-opt --tiletag-convert-to-nvgpu=allow-unverified 2>/dev/null | FileCheck %s
@@ -17,6 +19,7 @@
 // S = Q K^T (K-major B from the slot), then O = P V with P from registers:
 // 2 row blocks x 4 steps of 16 keys, each taking 4 packed registers.
 // CHECK-LABEL: gpu.func @pv
+// CHECK-SAME: shared_bytes = 33792
 // CHECK-COUNT-8: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: math.exp
@@ -61,6 +64,7 @@ tile.kernel @pv(%Q: memref<?x?xbf16>, %K: memref<?x?xbf16>, %V: memref<?x?xbf16>
 
 // P V with V transposed (a K-major B): the register form with trans-b 0.
 // CHECK-LABEL: gpu.func @pvt
+// CHECK-SAME: shared_bytes = 33792
 // CHECK: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // PTX-LABEL: .entry pvt
 // PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1,  1, 0,  0;

@@ -379,6 +379,9 @@ public:
   // Plans.
   llvm::MapVector<Value, Ring> rings;
   int64_t sharedBytes = 0;
+  /// The target may add to sharedBytes while emitting (an operand planned
+  /// to stay in registers that turns out to need staging).
+  bool sharedLater = false;
   int64_t threads = 0;   // of one program
   int64_t occupancy = 0; // resident programs asked for (schedule.launch)
   // In program order: iteration order decides the staging layout, which
@@ -511,7 +514,8 @@ LogicalResult
 planLowering(tile::KernelOp kernel, LoweringTarget &target,
              DenseMap<Operation *, std::pair<int64_t, int64_t>> &workspace,
              DenseSet<Operation *> &elementwiseDots,
-             DenseSet<std::pair<Operation *, unsigned>> &stagedAtDot);
+             DenseSet<std::pair<Operation *, unsigned>> &stagedAtDot,
+             int64_t &sharedBytes);
 
 /// The targets, for planLowering (defined by the NVGPU and AMDGPU
 /// libraries; `chip` as --tiletag-convert-to-amdgpu takes it).
