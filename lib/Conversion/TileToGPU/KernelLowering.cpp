@@ -2512,26 +2512,29 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
         return fail(&op, "in a kernel with warp roles, memory writes must "
                          "sit inside a role");
     }
-    // A CTA barrier outside the roles is reached by every role's copy: a
-    // warpgroup in no role would never reach it.
-    schedule::BarrierOp ctaBarrier;
+    // A CTA or cluster barrier outside the roles is reached by every role's
+    // copy: a warpgroup in no role would never reach it.
+    schedule::BarrierOp outside;
     kernel.walk([&](schedule::BarrierOp barrier) {
-      if (barrier.getScope() == schedule::BarrierScope::cta &&
-          !barrier->getParentOfType<schedule::RoleOp>())
-        ctaBarrier = barrier;
+      if (!barrier->getParentOfType<schedule::RoleOp>())
+        outside = barrier;
     });
-    if (ctaBarrier) {
+    if (outside) {
       llvm::SmallDenseSet<int64_t> covered;
       for (schedule::RoleOp role : roles)
         covered.insert(role.getWarpgroups().begin(),
                        role.getWarpgroups().end());
       for (int64_t wg = 0; wg < threads / kWarpgroupThreads; ++wg)
         if (!covered.contains(wg))
-          return fail(ctaBarrier, "a CTA barrier outside the warp roles is "
-                                  "reached by every role, but warpgroup " +
-                                      std::to_string(wg) +
-                                      " is in no role and would never "
-                                      "reach it");
+          return fail(outside,
+                      std::string(outside.getScope() ==
+                                          schedule::BarrierScope::cta
+                                      ? "a CTA"
+                                      : "a cluster") +
+                          " barrier outside the warp roles is reached by "
+                          "every role, but warpgroup " +
+                          std::to_string(wg) +
+                          " is in no role and would never reach it");
     }
     // The warpgroup index, broadcast from lane 0 so that the backend knows
     // it is uniform across each wave: a matrix-unit op under a branch it

@@ -123,6 +123,20 @@ tile.kernel @barrier_unreached(%X: memref<?x?xf32>) grid(1) attributes {
 
 // -----
 
+// So is a cluster barrier (its other programs would wait too).
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @cluster_barrier_unreached(%X: memref<?x?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 2, cluster = [2]>} {
+  schedule.role "a" warpgroups [0] {
+    schedule.yield
+  }
+  // expected-error @+1 {{a cluster barrier outside the warp roles is reached by every role, but warpgroup 1 is in no role and would never reach it}}
+  schedule.barrier cluster
+  tile.return
+}
+
+// -----
+
 // A tag's ghost field has no run-time value.
 // expected-warning @+1 {{allow-unverified}}
 tile.kernel @ghost_bound(%X: memref<?x?xf32> {tile.name = "X"}) grid(1) {
