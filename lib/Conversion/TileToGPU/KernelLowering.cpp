@@ -1036,6 +1036,11 @@ LogicalResult KernelLowering::emitBlock(Block &block) {
   for (Operation &op : block.without_terminator())
     if (!consumed.contains(&op) && failed(emitOp(&op)))
       return failure();
+  leaveBlock(block, outer);
+  return success();
+}
+
+void KernelLowering::leaveBlock(Block &block, size_t outer) {
   // A buffer the block's code filled may not be written when the block
   // does not run: an enclosing block's tile is read from what it was.
   for (auto &[tile, before] : llvm::drop_begin(materializedAtRead, outer)) {
@@ -1046,7 +1051,6 @@ LogicalResult KernelLowering::emitBlock(Block &block) {
       tiles[tile] = before;
   }
   materializedAtRead.resize(outer);
-  return success();
 }
 
 /// Whether `tile` is or is computed from an accumulator held in registers.
@@ -1609,6 +1613,9 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
         tiles[arg] = {TileRep::Buffer, nullptr, buffers[i], nullptr};
       }
     }
+    // The body's code, with its yield (which may copy a tile of an
+    // enclosing block: only where an iteration runs).
+    size_t outer = materializedAtRead.size();
     if (failed(emitBlock(*op.getBody())))
       return failure();
     // Yield: materialize what the next iteration reads (so that no value
@@ -1662,6 +1669,7 @@ LogicalResult KernelLowering::emitFor(scf::ForOp op) {
     }
     if (copied)
       groupBarrier();
+    leaveBlock(*op.getBody(), outer);
     scf::YieldOp::create(b, loc, yielded);
   }
   for (auto [i, res] : llvm::enumerate(op.getResults())) {

@@ -430,6 +430,9 @@ private:
   void planAccumulators();
 
   LogicalResult emitBlock(Block &block);
+  /// Forgets the buffers code emitted for `block` (since materializedAtRead
+  /// held `outer` entries) filled for tiles of enclosing blocks.
+  void leaveBlock(Block &block, size_t outer);
   bool neededByCurrentRole(Operation *op);
   LogicalResult emitFor(scf::ForOp op);
   LogicalResult emitMappedFor(scf::ForOp op, schedule::ParallelLevel level);
