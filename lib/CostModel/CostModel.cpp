@@ -1502,6 +1502,13 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
   est.assumptions.push_back(
       "programs in launch order, no L2 reuse across waves unless all data "
       "fits in L2");
+  // Not modeled: say so rather than count them as free silently.
+  if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
+          schedule::ScheduleDialect::kLaunchAttrName);
+      launch && !launch.getCluster().empty())
+    est.assumptions.push_back(
+        "clusters place programs as single programs would (no SM left idle "
+        "by cluster placement), and cluster barriers take no time");
   return est;
 }
 
