@@ -408,14 +408,18 @@ private:
     });
   }
 
-  /// Instances `ia` and `ib` run in programs of one cluster.
+  /// Instances `ia` and `ib` run in programs of one cluster: along every
+  /// grid dimension, in the same block of the cluster's size there (1, the
+  /// same program id, along a dimension the cluster does not name).
   z3::expr sameCluster(schedule::LaunchAttr launch, Instance &ia,
                        Instance &ib) {
     z3::expr same = ctx.bool_val(true);
-    for (auto [d, size] : llvm::enumerate(launch.getCluster()))
-      if (static_cast<int64_t>(d) < kernel.getGridAttr().getInt())
-        same = same && model.programId(d, ia) / ctx.int_val(size) ==
-                           model.programId(d, ib) / ctx.int_val(size);
+    ArrayRef<int64_t> cluster = launch.getCluster();
+    for (int64_t d = 0; d < kernel.getGridAttr().getInt(); ++d) {
+      int64_t size = d < static_cast<int64_t>(cluster.size()) ? cluster[d] : 1;
+      same = same && model.programId(d, ia) / ctx.int_val(size) ==
+                         model.programId(d, ib) / ctx.int_val(size);
+    }
     return same;
   }
 
