@@ -327,7 +327,6 @@ std::string NVGPUTarget::whyNotMma(KernelLowering &k, tile::DotOp dot) {
   return "";
 }
 
-/// Shared memory for operands staged for wgmma, after the rings.
 /// Whether A of `dot` may reach wgmma from registers (packRegisterA): of
 /// the register form's type and shape, and computed element-wise from a
 /// dot's result of its shape. Whether it does is known only once the
@@ -362,6 +361,7 @@ static bool mayComeFromRegisters(tile::DotOp dot) {
   return false;
 }
 
+/// Shared memory for operands staged for wgmma, after the rings.
 void NVGPUTarget::planSharedExtras(KernelLowering &k) {
   for (Operation *op : k.mmaDots) {
     auto dot = cast<tile::DotOp>(op);
