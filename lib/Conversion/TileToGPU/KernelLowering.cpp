@@ -2362,6 +2362,8 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
     if (std::string why = target.whyNotCluster(launch.getCluster());
         !why.empty())
       return fail(kernel, why);
+    cluster.assign(launch.getCluster().begin(), launch.getCluster().end());
+    cluster.resize(3, 1);
   }
   if (failed(planRoles()) || failed(planShared()) ||
       failed(target.planAsyncCopies(*this)))
@@ -2597,11 +2599,8 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
       b.getNamedAttr("grid_rank", b.getI64IntegerAttr(kernel.getGrid())),
       b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(sharedBytes)),
       b.getNamedAttr("workspace_bytes", b.getI64IntegerAttr(workspaceBytes))};
-  if (launch && !launch.getCluster().empty()) {
-    SmallVector<int64_t> cluster(launch.getCluster());
-    cluster.resize(3, 1);
+  if (!cluster.empty())
     abi.push_back(b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(cluster)));
-  }
   target.addABI(*this, abi);
   func->setAttr(kABIAttrName, b.getDictionaryAttr(abi));
   return func;

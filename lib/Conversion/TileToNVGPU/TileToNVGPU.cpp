@@ -327,15 +327,20 @@ std::string NVGPUTarget::whyNotMma(KernelLowering &k, tile::DotOp dot) {
   return "";
 }
 
+/// wgmma's register form of A: 16-bit elements, whole 64 x 16 blocks.
+static bool fitsRegisterA(RankedTensorType type) {
+  Type et = type.getElementType();
+  return (et.isBF16() || et.isF16()) && type.getDimSize(0) % 64 == 0 &&
+         type.getDimSize(1) % 16 == 0;
+}
+
 /// Whether A of `dot` may reach wgmma from registers (packRegisterA): of
 /// the register form's type and shape, and computed element-wise from a
 /// dot's result of its shape. Whether it does is known only once the
 /// accumulator's registers are (at the dot).
 static bool mayComeFromRegisters(tile::DotOp dot) {
   auto type = cast<RankedTensorType>(dot.getLhs().getType());
-  Type et = type.getElementType();
-  if ((!et.isBF16() && !et.isF16()) || type.getDimSize(0) % 64 != 0 ||
-      type.getDimSize(1) % 16 != 0)
+  if (!fitsRegisterA(type))
     return false;
   SmallVector<Value> work = {dot.getLhs()};
   DenseSet<Value> seen;
@@ -436,15 +441,10 @@ LogicalResult NVGPUTarget::annotate(KernelLowering &k, gpu::GPUFuncOp func) {
                 k.b.getI32IntegerAttr(std::max<int64_t>(1, k.occupancy)));
   // A cluster shape fixed at compile time (.reqnctapercluster): a plain
   // launch then runs the grid in clusters of it.
-  if (auto launch = k.kernel->getAttrOfType<schedule::LaunchAttr>(
-          schedule::ScheduleDialect::kLaunchAttrName);
-      launch && !launch.getCluster().empty()) {
-    SmallVector<int32_t> cluster(launch.getCluster().begin(),
-                                 launch.getCluster().end());
-    cluster.resize(3, 1);
+  if (!k.cluster.empty())
     func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
-                  k.b.getDenseI32ArrayAttr(cluster));
-  }
+                  k.b.getDenseI32ArrayAttr(SmallVector<int32_t>(
+                      k.cluster.begin(), k.cluster.end())));
   return success();
 }
 
@@ -889,9 +889,8 @@ FailureOr<SmallVector<Value>> NVGPUTarget::packRegisterA(KernelLowering &k,
   auto type = cast<RankedTensorType>(a.getType());
   Type et = type.getElementType();
   Value acc = k.registerEpilogueSource(a);
-  if (!acc || (!et.isBF16() && !et.isF16()) ||
-      cast<RankedTensorType>(acc.getType()).getShape() != type.getShape() ||
-      type.getDimSize(0) % 64 != 0 || type.getDimSize(1) % 16 != 0)
+  if (!acc || !fitsRegisterA(type) ||
+      cast<RankedTensorType>(acc.getType()).getShape() != type.getShape())
     return SmallVector<Value>();
   SmallVector<Value> packed;
   auto pairType = VectorType::get({2}, et);

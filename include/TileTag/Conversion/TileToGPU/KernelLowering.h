@@ -383,6 +383,9 @@ public:
   /// to stay in registers that turns out to need staging).
   bool sharedLater = false;
   int64_t threads = 0;   // of one program
+  /// Programs per cluster along x, y, z (schedule.launch); empty without
+  /// clusters.
+  SmallVector<int64_t, 3> cluster;
   int64_t occupancy = 0; // resident programs asked for (schedule.launch)
   // In program order: iteration order decides the staging layout, which
   // must not depend on pointer values.
