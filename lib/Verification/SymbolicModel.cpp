@@ -318,6 +318,16 @@ bool SymbolicModel::nonNegative(Value v) {
             })
             .Case<arith::RemUIOp>(
                 [&](Operation *) { return nonNegative(op->getOperand(1)); })
+            // The sign bit is clear where it is clear in one operand of
+            // `and`, in both of `or` and `xor`.
+            .Case<arith::AndIOp>([&](Operation *) {
+              return widthOf(v.getType()) > 1 &&
+                     (nonNegative(op->getOperand(0)) ||
+                      nonNegative(op->getOperand(1)));
+            })
+            .Case<arith::OrIOp, arith::XOrIOp>([&](Operation *) {
+              return widthOf(v.getType()) > 1 && both();
+            })
             .Case<arith::RemSIOp>(
                 [&](Operation *) { return nonNegative(op->getOperand(0)); })
             .Case<arith::SelectOp>([&](Operation *) {
@@ -527,14 +537,53 @@ z3::expr SymbolicModel::computeInteger(Operation *op, Instance &inst) {
           })
           .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(
               [&](Operation *o) -> std::optional<z3::expr> {
-                if (!isBool)
-                  return opaque();
-                z3::expr a = operand(0), b = operand(1);
-                if (isa<arith::AndIOp>(o))
-                  return a && b;
-                if (isa<arith::OrIOp>(o))
-                  return a || b;
-                return a != b;
+                if (isBool) {
+                  z3::expr a = operand(0), b = operand(1);
+                  if (isa<arith::AndIOp>(o))
+                    return a && b;
+                  if (isa<arith::OrIOp>(o))
+                    return a || b;
+                  return a != b;
+                }
+                // With a constant operand, bit by bit in integer
+                // arithmetic, bit i of x being (x div 2^i) mod 2: the
+                // constant's bits at and above some k are all equal, which
+                // decides the high part of the result from x div 2^k, so a
+                // mask or swizzle constant leaves a few bits to follow.
+                auto bitOf = [&](const z3::expr &x, unsigned b) {
+                  return z3::mod(x / pow2(b), 2);
+                };
+                for (unsigned i = 0; i < 2; ++i) {
+                  auto c = getConstantIntValue(op->getOperand(i));
+                  if (!c)
+                    continue;
+                  llvm::APInt bits(width, static_cast<uint64_t>(*c),
+                                   /*isSigned=*/true);
+                  bool top = bits[width - 1];
+                  unsigned k = width - (top ? bits.countLeadingOnes()
+                                            : bits.countLeadingZeros());
+                  z3::expr x = u(1 - i);
+                  z3::expr high = x / pow2(k);
+                  z3::expr highMax = pow2(width - k) - 1;
+                  z3::expr resultHigh =
+                      isa<arith::AndIOp>(o)  ? (top ? high : ctx.int_val(0))
+                      : isa<arith::OrIOp>(o) ? (top ? highMax : high)
+                                             : (top ? highMax - high : high);
+                  z3::expr value = resultHigh * pow2(k);
+                  for (unsigned b = 0; b < k; ++b) {
+                    z3::expr xb = bitOf(x, b);
+                    bool cb = bits[b];
+                    z3::expr rb = isa<arith::AndIOp>(o)
+                                      ? (cb ? xb : ctx.int_val(0))
+                                  : isa<arith::OrIOp>(o) ? (cb ? ctx.int_val(1) : xb)
+                                                         : (cb ? 1 - xb : xb);
+                    value = value + rb * pow2(b);
+                  }
+                  return fromUnsigned(result, value);
+                }
+                // Two variable operands: not followed (Z3 answers unknown
+                // on their bits, as bit vectors or integers, even for i8).
+                return opaque();
               })
           .Case<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(
               [&](Operation *o) -> std::optional<z3::expr> {
