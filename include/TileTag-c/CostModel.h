@@ -43,7 +43,8 @@ static inline bool tiletagEstimateIsNull(TileTagEstimate e) { return !e.ptr; }
 MLIR_CAPI_EXPORTED double tiletagEstimateGetMicroseconds(TileTagEstimate e);
 MLIR_CAPI_EXPORTED double tiletagEstimateGetTFlops(TileTagEstimate e);
 /* Tensor-core FLOPs, bytes loaded and stored by all programs, DRAM bytes
- * after L2 reuse within each wave. */
+ * (L2 misses, least recently used over the reads in time order, and the
+ * stores). */
 MLIR_CAPI_EXPORTED double tiletagEstimateGetFlops(TileTagEstimate e);
 MLIR_CAPI_EXPORTED double tiletagEstimateGetBytesLoaded(TileTagEstimate e);
 MLIR_CAPI_EXPORTED double tiletagEstimateGetBytesStored(TileTagEstimate e);

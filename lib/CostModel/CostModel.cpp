@@ -12,7 +12,8 @@
 // threads wait for cost a memory round trip per iteration. Programs are then
 // placed on the SMs' CTA slots in launch order (wave quantization and
 // uneven programs included), and the kernel takes at least the time DRAM
-// needs for what each wave touches.
+// needs for what misses an LRU model of L2 fed with every program's reads
+// in time order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +39,7 @@
 #include <algorithm>
 #include <climits>
 #include <functional>
+#include <list>
 #include <mutex>
 #include <queue>
 
@@ -448,8 +450,48 @@ bool fromMatrixUnit(Value v) {
   return false;
 }
 
-/// A tile's identity in global memory, for the DRAM footprint of a wave.
+/// A tile's identity in global memory, for the L2 model.
 using TileKey = llvm::hash_code;
+
+/// A global tile read by a program: when (cycles from the kernel's start),
+/// which tile and its bytes.
+struct TileRead {
+  double cycle;
+  TileKey key;
+  double bytes;
+};
+
+/// The bytes `reads` take from DRAM through an L2 of `capacity` bytes that
+/// evicts the least recently read tile: all reads in time order, a tile not
+/// in L2 read from DRAM. This is what makes the tile order (launch order,
+/// a persistent loop's order, rasterization) matter: programs that run
+/// together and read the same tiles read them from DRAM once.
+static double dramMissBytes(std::vector<TileRead> &reads, double capacity) {
+  llvm::stable_sort(reads, [](const TileRead &a, const TileRead &b) {
+    return a.cycle < b.cycle;
+  });
+  // Most recently read first.
+  std::list<std::pair<TileKey, double>> recent;
+  llvm::DenseMap<TileKey, std::list<std::pair<TileKey, double>>::iterator>
+      cached;
+  double held = 0, missed = 0;
+  for (const TileRead &read : reads) {
+    if (auto it = cached.find(read.key); it != cached.end()) {
+      recent.splice(recent.begin(), recent, it->second);
+      continue;
+    }
+    missed += read.bytes;
+    recent.emplace_front(read.key, read.bytes);
+    cached[read.key] = recent.begin();
+    held += read.bytes;
+    while (held > capacity && !recent.empty()) {
+      held -= recent.back().second;
+      cached.erase(recent.back().first);
+      recent.pop_back();
+    }
+  }
+  return missed;
+}
 
 class ProgramWalker {
 public:
@@ -1410,11 +1452,9 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
     free.push(0);
   double makespan = 0;
   llvm::StringMap<double> boundCycles;
-  // A wave reads each tile it touches from DRAM once (a tile's bytes follow
-  // from its key: operand, offsets, shape); all waves together touch
-  // `footprintAll`. Per tile, the last wave that touched it.
-  double dramBytes = 0, footprintAll = 0;
-  llvm::DenseMap<TileKey, int64_t> lastWave;
+  // Every global tile read, at the time it is estimated to happen (a tile's
+  // bytes follow from its key: operand, offsets, shape), for the L2 model.
+  std::vector<TileRead> reads;
   SmallVector<int64_t> pid(grid.size(), 0);
   for (int64_t linear = 0; linear < programs; linear += stride) {
     int64_t rest = linear;
@@ -1457,27 +1497,24 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
                                 ? "global store instructions"
                                 : "L2 bandwidth"},
                            {k * cuda, "CUDA cores"}})] += slotTime * stride;
+    // The program's reads, spread evenly over its time.
+    double programStart = free.top();
+    for (auto [i, tile] : llvm::enumerate(tiles))
+      reads.push_back({programStart + slotTime * (static_cast<double>(i) + 0.5) /
+                                          static_cast<double>(tiles.size()),
+                       tile.first, tile.second});
     for (int64_t r = 0; r < stride; ++r) {
       double start = free.top();
       free.pop();
       free.push(start + slotTime);
       makespan = std::max(makespan, start + slotTime);
     }
-    int64_t wave = linear / slots;
-    for (auto &[key, bytes] : tiles) {
-      auto [it, first] = lastWave.try_emplace(key, wave);
-      if (first)
-        footprintAll += bytes * stride;
-      if (first || it->second != wave) {
-        dramBytes += bytes * stride;
-        it->second = wave;
-      }
-    }
   }
-  // A footprint that fits in L2 is read from DRAM once.
-  if (footprintAll <= m.l2Bytes)
-    dramBytes = footprintAll;
-  est.dramBytes = dramBytes + est.bytesStored;
+  // A walked program stands for `stride` programs reading other tiles: it
+  // sees 1/stride of L2, and its misses count `stride` times.
+  est.dramBytes = dramMissBytes(reads, m.l2Bytes / static_cast<double>(stride)) *
+                      static_cast<double>(stride) +
+                  est.bytesStored;
   est.assumptions.insert(est.assumptions.end(),
                          walker.assumptions.begin(), walker.assumptions.end());
 
@@ -1500,8 +1537,9 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
   if (est.waves < 1)
     est.boundBy += ", occupancy (less than one wave)";
   est.assumptions.push_back(
-      "programs in launch order, no L2 reuse across waves unless all data "
-      "fits in L2");
+      "programs in launch order, each reading its tiles evenly over its "
+      "time; L2 keeps the tiles read most recently (least recently used "
+      "evicted)");
   // Not modeled: say so rather than count them as free silently.
   if (auto launch = kernel->getAttrOfType<schedule::LaunchAttr>(
           schedule::ScheduleDialect::kLaunchAttrName);

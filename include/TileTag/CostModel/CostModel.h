@@ -5,7 +5,7 @@
 // An estimate, not a measurement: the time a kernel takes on a GPU at given
 // problem sizes, from what each program does (tensor-core and CUDA-core work,
 // bytes moved, how its loads overlap its compute) and how programs fill the
-// machine (occupancy, waves, DRAM traffic of each wave). The index arithmetic
+// machine (occupancy, waves, the DRAM traffic of an LRU model of L2). The index arithmetic
 // of every program is evaluated exactly, so ragged edges, causal masks and
 // per-expert row counts shape the figure; tile operations are counted, never
 // run. Every constant of the machine is a field of TargetModel, which a
@@ -160,7 +160,7 @@ struct Estimate {
   double flops = 0;               // tensor-core FLOPs the programs issue
   double bytesLoaded = 0;         // global -> SM, all programs
   double bytesStored = 0;
-  double dramBytes = 0;           // after L2 reuse within each wave
+  double dramBytes = 0;           // L2 misses (LRU model) and stores
   int64_t programs = 0;
   int64_t ctasPerSM = 0;
   int64_t threadsPerCTA = 0;

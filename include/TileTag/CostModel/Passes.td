@@ -23,7 +23,9 @@ def EstimatePass : Pass<"tiletag-estimate", "::mlir::ModuleOp"> {
     computing threads wait for expose it every iteration); programs fill
     the SMs' CTA slots in launch order (occupancy from registers, shared
     memory and threads; wave quantization); the kernel takes at least the
-    DRAM time of what each wave touches. The figure comes with the
+    DRAM time of what misses L2, modelled as least recently used over
+    every program's tile reads in time order (so the order in which
+    programs take their tiles counts). The figure comes with the
     assumptions it rests on.
 
     The kernels estimated are those no other kernel names as its contract
