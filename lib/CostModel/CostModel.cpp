@@ -39,6 +39,7 @@
 #include <algorithm>
 #include <climits>
 #include <functional>
+#include <limits>
 #include <list>
 #include <mutex>
 #include <queue>
@@ -453,45 +454,71 @@ bool fromMatrixUnit(Value v) {
 /// A tile's identity in global memory, for the L2 model.
 using TileKey = llvm::hash_code;
 
-/// A global tile read by a program: when (cycles from the kernel's start),
-/// which tile and its bytes.
-struct TileRead {
-  double cycle;
-  TileKey key;
-  double bytes;
-};
+/// An L2 that evicts the least recently read tile, fed with the programs'
+/// global tile reads in time order; a read of a tile not in it comes from
+/// DRAM. This is what makes the tile order (launch order, a persistent
+/// loop's order, rasterization) matter: programs that run together and
+/// read the same tiles read them from DRAM once.
+class LeastRecentlyUsedL2 {
+public:
+  explicit LeastRecentlyUsedL2(double capacity) : capacity(capacity) {}
 
-/// The bytes `reads` take from DRAM through an L2 of `capacity` bytes that
-/// evicts the least recently read tile: all reads in time order, a tile not
-/// in L2 read from DRAM. This is what makes the tile order (launch order,
-/// a persistent loop's order, rasterization) matter: programs that run
-/// together and read the same tiles read them from DRAM once.
-static double dramMissBytes(std::vector<TileRead> &reads, double capacity) {
-  llvm::stable_sort(reads, [](const TileRead &a, const TileRead &b) {
-    return a.cycle < b.cycle;
-  });
-  // Most recently read first.
-  std::list<std::pair<TileKey, double>> recent;
-  llvm::DenseMap<TileKey, std::list<std::pair<TileKey, double>>::iterator>
-      cached;
-  double held = 0, missed = 0;
-  for (const TileRead &read : reads) {
-    if (auto it = cached.find(read.key); it != cached.end()) {
-      recent.splice(recent.begin(), recent, it->second);
-      continue;
+  /// A read at `cycle` (from the kernel's start) of tile `key`.
+  void read(double cycle, TileKey key, double bytes) {
+    pending.push({cycle, nextSeq++, bytes, key});
+  }
+
+  /// No read still to come is earlier than `cycle` (programs start in
+  /// order): the reads before it take effect, in time order. Only the
+  /// reads of programs still running are held.
+  void settle(double cycle) {
+    while (!pending.empty() && pending.top().cycle < cycle) {
+      access(pending.top());
+      pending.pop();
     }
-    missed += read.bytes;
-    recent.emplace_front(read.key, read.bytes);
-    cached[read.key] = recent.begin();
-    held += read.bytes;
+  }
+
+  /// The bytes read from DRAM, all reads settled.
+  double missedBytes() {
+    settle(std::numeric_limits<double>::infinity());
+    return missed;
+  }
+
+private:
+  struct Read {
+    double cycle;
+    uint64_t seq; // ties in the order the reads came
+    double bytes;
+    TileKey key;
+    bool operator>(const Read &o) const {
+      return std::tie(cycle, seq) > std::tie(o.cycle, o.seq);
+    }
+  };
+
+  void access(const Read &r) {
+    if (auto it = cached.find(r.key); it != cached.end()) {
+      recent.splice(recent.begin(), recent, it->second);
+      return;
+    }
+    missed += r.bytes;
+    recent.emplace_front(r.key, r.bytes);
+    cached[r.key] = recent.begin();
+    held += r.bytes;
     while (held > capacity && !recent.empty()) {
       held -= recent.back().second;
       cached.erase(recent.back().first);
       recent.pop_back();
     }
   }
-  return missed;
-}
+
+  double capacity, held = 0, missed = 0;
+  uint64_t nextSeq = 0;
+  std::priority_queue<Read, std::vector<Read>, std::greater<Read>> pending;
+  /// Most recently read first.
+  std::list<std::pair<TileKey, double>> recent;
+  llvm::DenseMap<TileKey, std::list<std::pair<TileKey, double>>::iterator>
+      cached;
+};
 
 class ProgramWalker {
 public:
@@ -1452,9 +1479,9 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
     free.push(0);
   double makespan = 0;
   llvm::StringMap<double> boundCycles;
-  // Every global tile read, at the time it is estimated to happen (a tile's
-  // bytes follow from its key: operand, offsets, shape), for the L2 model.
-  std::vector<TileRead> reads;
+  // A walked program stands for `stride` programs reading other tiles: it
+  // sees 1/stride of L2 (and its misses count `stride` times).
+  LeastRecentlyUsedL2 l2(m.l2Bytes / static_cast<double>(stride));
   SmallVector<int64_t> pid(grid.size(), 0);
   for (int64_t linear = 0; linear < programs; linear += stride) {
     int64_t rest = linear;
@@ -1497,12 +1524,14 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
                                 ? "global store instructions"
                                 : "L2 bandwidth"},
                            {k * cuda, "CUDA cores"}})] += slotTime * stride;
-    // The program's reads, spread evenly over its time.
+    // The program's reads (a tile's bytes follow from its key: operand,
+    // offsets, shape), spread evenly over its time.
     double programStart = free.top();
+    l2.settle(programStart);
     for (auto [i, tile] : llvm::enumerate(tiles))
-      reads.push_back({programStart + slotTime * (static_cast<double>(i) + 0.5) /
-                                          static_cast<double>(tiles.size()),
-                       tile.first, tile.second});
+      l2.read(programStart + slotTime * (static_cast<double>(i) + 0.5) /
+                                 static_cast<double>(tiles.size()),
+              tile.first, tile.second);
     for (int64_t r = 0; r < stride; ++r) {
       double start = free.top();
       free.pop();
@@ -1510,11 +1539,8 @@ FailureOr<Estimate> cost::estimateKernel(tile::KernelOp kernel,
       makespan = std::max(makespan, start + slotTime);
     }
   }
-  // A walked program stands for `stride` programs reading other tiles: it
-  // sees 1/stride of L2, and its misses count `stride` times.
-  est.dramBytes = dramMissBytes(reads, m.l2Bytes / static_cast<double>(stride)) *
-                      static_cast<double>(stride) +
-                  est.bytesStored;
+  est.dramBytes =
+      l2.missedBytes() * static_cast<double>(stride) + est.bytesStored;
   est.assumptions.insert(est.assumptions.end(),
                          walker.assumptions.begin(), walker.assumptions.end());
 
