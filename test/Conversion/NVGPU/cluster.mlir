@@ -23,3 +23,14 @@
 // PTX: ld.global
 // RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// The schedule suite's cluster syncs before and after an epilogue, in a loop.
+// RUN: tiletag-opt %S/../../Verification/schedule/cluster-epilogue.mlir --tiletag-compile-cuda="format=isa output=%t.epilogue.ptx" -o /dev/null
+// RUN: FileCheck %s --check-prefix=EPILOGUE < %t.epilogue.ptx
+// EPILOGUE-LABEL: .entry cluster_epilogue(
+// EPILOGUE: .reqnctapercluster 2, 1, 1
+// EPILOGUE: barrier.cluster.arrive.aligned;
+// EPILOGUE-NEXT: barrier.cluster.wait.aligned;
+// EPILOGUE: barrier.cluster.arrive.aligned;
+// EPILOGUE-NEXT: barrier.cluster.wait.aligned;
+// EPILOGUE-NOT: barrier.cluster
+// RUN: %ptxas -arch=sm_90a -v %t.epilogue.ptx -o %t.epilogue.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
