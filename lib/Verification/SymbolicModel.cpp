@@ -325,9 +325,8 @@ bool SymbolicModel::nonNegative(Value v) {
                      (nonNegative(op->getOperand(0)) ||
                       nonNegative(op->getOperand(1)));
             })
-            .Case<arith::OrIOp, arith::XOrIOp>([&](Operation *) {
-              return widthOf(v.getType()) > 1 && both();
-            })
+            .Case<arith::OrIOp, arith::XOrIOp>(
+                [&](Operation *) { return widthOf(v.getType()) > 1 && both(); })
             .Case<arith::RemSIOp>(
                 [&](Operation *) { return nonNegative(op->getOperand(0)); })
             .Case<arith::SelectOp>([&](Operation *) {
@@ -550,9 +549,6 @@ z3::expr SymbolicModel::computeInteger(Operation *op, Instance &inst) {
                 // constant's bits at and above some k are all equal, which
                 // decides the high part of the result from x div 2^k, so a
                 // mask or swizzle constant leaves a few bits to follow.
-                auto bitOf = [&](const z3::expr &x, unsigned b) {
-                  return z3::mod(x / pow2(b), 2);
-                };
                 for (unsigned i = 0; i < 2; ++i) {
                   auto c = getConstantIntValue(op->getOperand(i));
                   if (!c)
@@ -563,21 +559,22 @@ z3::expr SymbolicModel::computeInteger(Operation *op, Instance &inst) {
                   unsigned k = width - (top ? bits.countLeadingOnes()
                                             : bits.countLeadingZeros());
                   z3::expr x = u(1 - i);
-                  z3::expr high = x / pow2(k);
-                  z3::expr highMax = pow2(width - k) - 1;
-                  z3::expr resultHigh =
-                      isa<arith::AndIOp>(o)  ? (top ? high : ctx.int_val(0))
-                      : isa<arith::OrIOp>(o) ? (top ? highMax : high)
-                                             : (top ? highMax - high : high);
-                  z3::expr value = resultHigh * pow2(k);
+                  // x op c for a part of x whose bits in c are all `set`,
+                  // its largest value `ones`.
+                  auto apply = [&](const z3::expr &part, bool set,
+                                   const z3::expr &ones) -> z3::expr {
+                    if (isa<arith::AndIOp>(o))
+                      return set ? part : ctx.int_val(0);
+                    if (isa<arith::OrIOp>(o))
+                      return set ? ones : part;
+                    return set ? ones - part : part;
+                  };
+                  z3::expr value =
+                      apply(x / pow2(k), top, pow2(width - k) - 1) * pow2(k);
                   for (unsigned b = 0; b < k; ++b) {
-                    z3::expr xb = bitOf(x, b);
-                    bool cb = bits[b];
-                    z3::expr rb = isa<arith::AndIOp>(o)
-                                      ? (cb ? xb : ctx.int_val(0))
-                                  : isa<arith::OrIOp>(o) ? (cb ? ctx.int_val(1) : xb)
-                                                         : (cb ? 1 - xb : xb);
-                    value = value + rb * pow2(b);
+                    z3::expr bit = z3::mod(x / pow2(b), 2);
+                    value =
+                        value + apply(bit, bits[b], ctx.int_val(1)) * pow2(b);
                   }
                   return fromUnsigned(result, value);
                 }
