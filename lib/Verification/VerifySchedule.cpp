@@ -2105,16 +2105,35 @@ private:
 
   /// Where global access `x` issued before `barrier` (in `it`) is complete
   /// there: a synchronous one is; a TMA store once a wait_group retires it
-  /// before the barrier; a TMA load completes on an mbarrier, which no
-  /// other program waits for, so a barrier never orders it.
+  /// before the barrier; a TMA load once its program waited on the
+  /// mbarrier element its bytes complete on, after the copy and before the
+  /// barrier (every thread of the program passes the barrier after its
+  /// own earlier ops, and with exact phases a wait after the copy returns
+  /// only after the copy's bytes landed, as checkTmaLoadsAwaited relies on).
   z3::expr doneBefore(const Access &x, Instance &ix, Operation *barrier,
                       Instance &it) {
     auto async = x.op->getParentOfType<schedule::AsyncOp>();
     if (!async)
       return ctx.bool_val(true);
-    if (!x.write)
+    if (x.write)
+      return retiredBefore(x, ix, async, barrier, it);
+    if (!async.getBarrier())
       return ctx.bool_val(false);
-    return retiredBefore(x, ix, async, barrier, it);
+    z3::expr awaited = ctx.bool_val(false);
+    for (const SyncPoint &w : waits) {
+      if (w.barriers != async.getBarrier())
+        continue;
+      Instance iw = fresh("@done");
+      iw.program = ix.program;
+      awaited = awaited ||
+                model.exists(model.loopVars(w.op, iw),
+                             model.executes(w.op, iw) &&
+                                 model.term(async.getBarrierIndex(), ix) ==
+                                     model.term(w.index, iw) &&
+                                 model.before(async, ix, w.op, iw) &&
+                                 model.before(w.op, iw, barrier, it));
+    }
+    return awaited;
   }
 
   /// Two different programs touching the same global elements.
