@@ -5,10 +5,10 @@
 // An estimate, not a measurement: the time a kernel takes on a GPU at given
 // problem sizes, from what each program does (tensor-core and CUDA-core work,
 // bytes moved, how its loads overlap its compute) and how programs fill the
-// machine (occupancy, waves, the DRAM traffic of an LRU model of L2). The index arithmetic
-// of every program is evaluated exactly, so ragged edges, causal masks and
-// per-expert row counts shape the figure; tile operations are counted, never
-// run. Every constant of the machine is a field of TargetModel, which a
+// machine (occupancy, waves, the DRAM traffic of an LRU model of L2). The
+// index arithmetic of every program is evaluated exactly, so ragged edges,
+// causal masks and per-expert row counts shape the figure; tile operations
+// are counted, never run. Every constant of the machine is a field of TargetModel, which a
 // calibration file (JSON) can override with GPU measurements.
 //
 //===----------------------------------------------------------------------===//
