@@ -1215,6 +1215,17 @@ private:
     refute(w.op, facts, ground, none, denied, what, points);
   }
 
+  /// Wait `w` (in `iw`) is on the mbarrier element TMA region `region` (in
+  /// `ir`) completes on, and follows the region in sequential order: with
+  /// exact phases it returns only after the region's bytes landed.
+  z3::expr waitsAfter(schedule::AsyncOp region, Instance &ir,
+                      const SyncPoint &w, Instance &iw) {
+    return model.executes(w.op, iw) &&
+           model.term(region.getBarrierIndex(), ir) ==
+               model.term(w.index, iw) &&
+           model.before(region, ir, w.op, iw);
+  }
+
   /// Every TMA copy into shared memory completes before the program ends:
   /// a wait on its region's mbarrier element follows it in sequential
   /// order (with exact phases that wait returns only after its bytes
@@ -1232,11 +1243,7 @@ private:
           continue;
         Instance iw = fresh("@lw");
         Operation *ops[] = {w.op};
-        z3::expr awaited =
-            model.executes(w.op, iw) &&
-            model.term(region.getBarrierIndex(), ir) ==
-                model.term(w.index, iw) &&
-            model.before(region, ir, w.op, iw);
+        z3::expr awaited = waitsAfter(region, ir, w, iw);
         std::vector<z3::expr> vars = model.loopVars(w.op, iw);
         none = none && model.forAll(vars, !awaited);
         denied = denied || awaited;
@@ -2105,11 +2112,9 @@ private:
 
   /// Where global access `x` issued before `barrier` (in `it`) is complete
   /// there: a synchronous one is; a TMA store once a wait_group retires it
-  /// before the barrier; a TMA load once its program waited on the
-  /// mbarrier element its bytes complete on, after the copy and before the
-  /// barrier (every thread of the program passes the barrier after its
-  /// own earlier ops, and with exact phases a wait after the copy returns
-  /// only after the copy's bytes landed, as checkTmaLoadsAwaited relies on).
+  /// before the barrier; a TMA load once its program waits for the copy
+  /// (waitsAfter) before the barrier: every thread of the program passes
+  /// the barrier after its own earlier ops.
   z3::expr doneBefore(const Access &x, Instance &ix, Operation *barrier,
                       Instance &it) {
     auto async = x.op->getParentOfType<schedule::AsyncOp>();
@@ -2125,13 +2130,10 @@ private:
         continue;
       Instance iw = fresh("@done");
       iw.program = ix.program;
-      awaited = awaited ||
-                model.exists(model.loopVars(w.op, iw),
-                             model.executes(w.op, iw) &&
-                                 model.term(async.getBarrierIndex(), ix) ==
-                                     model.term(w.index, iw) &&
-                                 model.before(async, ix, w.op, iw) &&
-                                 model.before(w.op, iw, barrier, it));
+      awaited =
+          awaited || model.exists(model.loopVars(w.op, iw),
+                                  waitsAfter(async, ix, w, iw) &&
+                                      model.before(w.op, iw, barrier, it));
     }
     return awaited;
   }
