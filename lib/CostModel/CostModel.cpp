@@ -1207,7 +1207,8 @@ KernelFacts kernelFacts(tile::KernelOp kernel, const TargetModel &model,
       facts.sharedBytes +=
           t.getNumElements() * std::max<unsigned>(1, t.getElementTypeBitWidth() / 8);
     } else if (auto init = dyn_cast<schedule::MBarrierInitOp>(op)) {
-      facts.sharedBytes += 8 * init.getType().getSize();
+      if (!init.getNamed()) // hardware barriers take no shared memory
+        facts.sharedBytes += 8 * init.getType().getSize();
     } else if (auto dot = dyn_cast<tile::DotOp>(op)) {
       if (auto r = dot->getParentOfType<schedule::RoleOp>())
         facts.rolesWithDots.insert(r);

@@ -204,10 +204,12 @@ private:
                                                       : "element",
                           indexOf(acc.indices, *inst),
                           describeMemory(acc.memory)});
-      // Synchronization ops: the mbarrier they arrive on or wait for.
+      // Synchronization ops: the mbarrier they arrive on or wait for (a
+      // sync does both, and is listed once).
       for (const SmallVector<SyncPoint> *list : {&arrivals, &waits})
         for (const SyncPoint &sp : *list)
-          if (sp.op == point)
+          if (sp.op == point &&
+              !(list == &waits && isa<schedule::MBarrierSyncOp>(point)))
             here.push_back({"mbarrier", indexOf(ValueRange(sp.index), *inst),
                             describeMemory(sp.barriers)});
     }
@@ -246,6 +248,10 @@ private:
     if (Operation *def = memory.getDefiningOp()) {
       if (std::optional<std::string> name = sourceName(def))
         return *name + " (line " + lineOf(def).substr(5) + ")";
+      if (auto init = llvm::dyn_cast<schedule::MBarrierInitOp>(def))
+        return std::string(init.getNamed() ? "the named barriers at "
+                                           : "the mbarriers at ") +
+               lineOf(def);
       return "the shared buffer at " + lineOf(def);
     }
     return "a buffer";
@@ -829,7 +835,7 @@ private:
   }
 
   struct SyncPoint {
-    Operation *op; // an arrive, arrive_expect_tx, wait, or TMA region
+    Operation *op; // an arrive, arrive_expect_tx, wait, sync, or TMA region
     Value barriers;
     Value index;
   };
@@ -846,9 +852,13 @@ private:
         arrivals.push_back({op, a.getBarriers(), a.getIndex()});
       else if (auto w = llvm::dyn_cast<schedule::MBarrierWaitOp>(op))
         waits.push_back({op, w.getBarriers(), w.getIndex()});
-      else if (auto b = llvm::dyn_cast<schedule::BarrierOp>(op);
-               b && b.getScope() == schedule::BarrierScope::cta &&
-               roleOf(b).empty())
+      else if (auto s = llvm::dyn_cast<schedule::MBarrierSyncOp>(op)) {
+        // A named barrier's sync: an arrival, then a wait for its phase.
+        arrivals.push_back({op, s.getBarriers(), s.getIndex()});
+        waits.push_back({op, s.getBarriers(), s.getIndex()});
+      } else if (auto b = llvm::dyn_cast<schedule::BarrierOp>(op);
+                 b && b.getScope() == schedule::BarrierScope::cta &&
+                 roleOf(b).empty())
         ctaBarriers.push_back(b);
     });
   }
@@ -856,6 +866,20 @@ private:
   z3::expr sameElement(const SyncPoint &a, Instance &ia, const SyncPoint &b,
                        Instance &ib) {
     return model.term(a.index, ia) == model.term(b.index, ib);
+  }
+
+  /// Arrival op `a` (in `ia`) comes before `y` in sequential order. A sync's
+  /// arrival also comes before its own wait: the same op, in the same
+  /// iteration of the same program.
+  z3::expr arrivalBefore(Operation *a, Instance &ia, Operation *y,
+                         Instance &iy) {
+    z3::expr before = model.before(a, ia, y, iy);
+    if (a != y || !isa<schedule::MBarrierSyncOp>(y) || ia.program != iy.program)
+      return before;
+    z3::expr same = ctx.bool_val(true);
+    for (auto [x, z] : llvm::zip(model.loopVars(y, ia), model.loopVars(y, iy)))
+      same = same && x == z;
+    return before || same;
   }
 
   Instance fresh(StringRef prefix) {
@@ -926,18 +950,21 @@ private:
   }
 
   /// No wait on `w`'s element, of any role, comes between `from` and `w`
-  /// (with `otherThan`, none for another parity than that).
+  /// (with `otherThan`, none for another parity than that). With
+  /// `fromArrival`, `from` is an arrival, which a sync's wait follows.
   z3::expr noWaitBetween(Operation *from, Instance &ifrom, const SyncPoint &w,
-                         Instance &iw, const z3::expr *otherThan = nullptr) {
+                         Instance &iw, const z3::expr *otherThan = nullptr,
+                         bool fromArrival = false) {
     z3::expr none = ctx.bool_val(true);
     for (const SyncPoint &other : waits) {
       if (other.barriers != w.barriers)
         continue;
       Instance io = fresh("@between");
-      z3::expr between = model.executes(other.op, io) &&
-                         sameElement(other, io, w, iw) &&
-                         model.before(from, ifrom, other.op, io) &&
-                         model.before(other.op, io, w.op, iw);
+      z3::expr between =
+          model.executes(other.op, io) && sameElement(other, io, w, iw) &&
+          (fromArrival ? arrivalBefore(from, ifrom, other.op, io)
+                       : model.before(from, ifrom, other.op, io)) &&
+          model.before(other.op, io, w.op, iw);
       if (otherThan)
         between = between && waitParity(other.op, io) != *otherThan;
       none = none && model.forAll(model.loopVars(other.op, io), !between,
@@ -1002,12 +1029,16 @@ private:
   /// Calls `fn(ops, insts, chain)` for every choice of `n` arrival ops on
   /// `w`'s barrier array (nondecreasing in `arrivals`, one op may arrive in
   /// several iterations), `chain` saying that they run in that sequential
-  /// order on `w`'s element before `w`.
+  /// order on `w`'s element before `w`. A sync's own arrival is the last of
+  /// every run before its wait: the run holds it (in `chain`), and `fn` is
+  /// given the n - 1 arrivals before it.
   void forEachArrivalRun(
       size_t n, const SyncPoint &w, Instance &iw,
       llvm::function_ref<void(ArrayRef<Operation *>, MutableArrayRef<Instance>,
                               const z3::expr &)>
           fn) {
+    if (isa<schedule::MBarrierSyncOp>(w.op))
+      --n;
     SmallVector<size_t> chosen;
     std::function<void(size_t)> choose = [&](size_t from) {
       if (chosen.size() == n) {
@@ -1062,7 +1093,7 @@ private:
       anyBetween = anyBetween ||
                    (model.executes(a.op, ia) && sameElement(a, ia, w, iw) &&
                     model.before(p.op, ip, a.op, ia) &&
-                    model.before(a.op, ia, w.op, iw));
+                    arrivalBefore(a.op, ia, w.op, iw));
     }
     z3::expr same = consecutive && parity == pParity;
     Verdict v;
@@ -1115,6 +1146,14 @@ private:
           (count == 1 ? std::string("an arrival")
                       : std::to_string(count) + " arrivals") +
           " on " + describeMemory(w.barriers);
+      // The phase's arrivals precede the sync in sequential order, so a
+      // phase that two roles both sync on (each waiting for the other) is
+      // not one this model follows.
+      bool sync = isa<schedule::MBarrierSyncOp>(w.op);
+      std::string syncHang = "otherwise this sync never returns; where two "
+                             "roles meet, one arrives and the other syncs";
+      std::string hang = sync ? syncHang : "otherwise this wait never returns";
+      std::string firstHang = sync ? syncHang : "otherwise it never returns";
       z3::expr noPrevious = ctx.bool_val(true);
       for (const SyncPoint &p : waits) {
         if (p.barriers != w.barriers)
@@ -1136,13 +1175,13 @@ private:
         // Waiting for the phase after p's: `count` arrivals after p.
         std::pair<Operation *, Instance *> points[] = {{p.op, &ip},
                                                        {w.op, &iw}};
-        requireArrivals(w, iw, count, p.op, &ip, consecutive && parity != pParity,
-                        "the phase this wait waits for completes: " +
-                            arrivalsText +
-                            " after the wait before it on that element, "
-                            "which waits for the previous phase (otherwise "
-                            "this wait never returns)",
-                        points);
+        requireArrivals(
+            w, iw, count, p.op, &ip, consecutive && parity != pParity,
+            "the phase this wait waits for completes: " + arrivalsText +
+                " after the wait before it on that element, "
+                "which waits for the previous phase (" +
+                hang + ")",
+            points);
       }
       std::pair<Operation *, Instance *> first[] = {{w.op, &iw}};
       prove(w.op, runs && noPrevious && model.assumptions(), parity == 0,
@@ -1153,8 +1192,7 @@ private:
                       runs && noPrevious && model.assumptions(),
                       "the phase the first wait on that element waits for "
                       "completes: " +
-                          arrivalsText +
-                          " before it (otherwise it never returns)",
+                          arrivalsText + " before it (" + firstHang + ")",
                       first);
       // At most `count` arrivals between the previous wait (or the start)
       // and this one: otherwise the waiter can be a whole phase behind.
@@ -1168,7 +1206,8 @@ private:
           [&](ArrayRef<Operation *> ops, MutableArrayRef<Instance> insts,
               const z3::expr &chain) {
             z3::expr many =
-                chain && noWaitBetween(ops.front(), insts.front(), w, iw);
+                chain && noWaitBetween(ops.front(), insts.front(), w, iw,
+                                       nullptr, /*fromArrival=*/true);
             SmallVector<std::pair<Operation *, Instance *>> points;
             for (auto [op, inst] : llvm::zip(ops, insts))
               points.push_back({op, &inst});
@@ -1432,11 +1471,10 @@ private:
         if (w.barriers != a.barriers || roleOf(w.op) != roleOf(y))
           continue;
         Instance ia = fresh("@hba"), iw = fresh("@hbw");
-        z3::expr handOver = model.executes(a.op, ia) &&
-                            model.executes(w.op, iw) &&
-                            sameElement(a, ia, w, iw) &&
-                            model.before(a.op, ia, w.op, iw) &&
-                            model.before(w.op, iw, y, iy);
+        z3::expr handOver =
+            model.executes(a.op, ia) && model.executes(w.op, iw) &&
+            sameElement(a, ia, w, iw) && arrivalBefore(a.op, ia, w.op, iw) &&
+            model.before(w.op, iw, y, iy);
         witness(witnesses, a.op, ia, anchor, ianchor);
         witness(witnesses, w.op, iw, anchor, ianchor);
         visited.insert(relay);
@@ -1482,7 +1520,7 @@ private:
             model.executes(rel.op, rel.inst) && model.executes(a.op, ia) &&
             model.executes(w.op, iw) && sameElement(a, ia, w, iw) &&
             model.before(rel.op, rel.inst, a.op, ia) &&
-            model.before(a.op, ia, w.op, iw) && model.before(w.op, iw, y, iy);
+            arrivalBefore(a.op, ia, w.op, iw) && model.before(w.op, iw, y, iy);
         any = any || edge;
         // The arrival right after the release, or (a release of the
         // previous step's slot, as rings write it) one step later.
@@ -1885,13 +1923,12 @@ private:
               if (a.barriers != w.barriers)
                 continue;
               Instance ia = fresh("@ra");
-              samePhaseAsR =
-                  samePhaseAsR &&
-                  model.forAll(model.loopVars(a.op, ia),
-                               !(model.executes(a.op, ia) &&
-                                 sameElement(a, ia, w, iw) &&
-                                 model.before(q.op, iq, a.op, ia) &&
-                                 model.before(a.op, ia, r.op, ir)));
+              samePhaseAsR = samePhaseAsR &&
+                             model.forAll(model.loopVars(a.op, ia),
+                                          !(model.executes(a.op, ia) &&
+                                            sameElement(a, ia, w, iw) &&
+                                            model.before(q.op, iq, a.op, ia) &&
+                                            arrivalBefore(a.op, ia, r.op, ir)));
             }
             ownEarlier = ownEarlier ||
                          (model.executes(q.op, iq) &&
@@ -1924,12 +1961,12 @@ private:
     }
   }
 
-  /// The parity a schedule.mbarrier.wait waits for, in `inst`.
+  /// The parity a schedule.mbarrier.wait (or sync) waits for, in `inst`.
   z3::expr waitParity(Operation *op, Instance &inst) {
-    return z3::mod(
-        model.asInt(model.term(
-            llvm::cast<schedule::MBarrierWaitOp>(op).getParity(), inst)),
-        2);
+    Value parity = isa<schedule::MBarrierSyncOp>(op)
+                       ? cast<schedule::MBarrierSyncOp>(op).getParity()
+                       : cast<schedule::MBarrierWaitOp>(op).getParity();
+    return z3::mod(model.asInt(model.term(parity, inst)), 2);
   }
 
   /// Iterations of `op` (values of its loop variables) shortly before

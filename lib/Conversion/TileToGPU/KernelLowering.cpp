@@ -259,6 +259,63 @@ LogicalResult KernelLowering::planRoles() {
   return status;
 }
 
+/// Named barriers take the hardware ids after the roles' own (role i has
+/// id i + 1, partialBarrier). A phase is `count` role arrivals, each by all
+/// threads of its role, so every role arriving on one has as many threads.
+LogicalResult KernelLowering::planNamedBarriers() {
+  int64_t next = roles.size() + 1;
+  LogicalResult status = success();
+  kernel.walk([&](schedule::MBarrierInitOp init) {
+    if (!init.getNamed() || failed(status))
+      return;
+    int64_t size = cast<schedule::MBarrierType>(init.getType()).getSize();
+    if (next + size > target.namedBarrierIds()) {
+      status =
+          target.namedBarrierIds() == 0
+              ? fail(init, target.lowering().str() +
+                               " has no named barriers; use mbarriers in "
+                               "shared memory (without `named`)")
+              : fail(init,
+                     "the named barriers need hardware ids up to " +
+                         std::to_string(next + size - 1) + ", but there are " +
+                         std::to_string(target.namedBarrierIds()) +
+                         " (0 for CTA barriers, 1 to " +
+                         std::to_string(roles.size()) + " for the roles' own)");
+      return;
+    }
+    int64_t roleThreads = 0;
+    for (Operation *user : init->getUsers()) {
+      auto role = user->getParentOfType<schedule::RoleOp>();
+      if (!role) {
+        status = fail(user, "a named barrier orders warp roles: arrive and "
+                            "sync on it inside schedule.role");
+        return;
+      }
+      int64_t n = role.getWarpgroups().size() * kWarpgroupThreads;
+      if (roleThreads && n != roleThreads) {
+        status = fail(user, "the roles arriving on a named barrier must have "
+                            "as many threads each (a phase counts threads): "
+                            "this one has " +
+                                std::to_string(n) + ", another " +
+                                std::to_string(roleThreads));
+        return;
+      }
+      roleThreads = n;
+    }
+    int64_t perPhase = init.getCount() * roleThreads;
+    if (perPhase > threads) {
+      status = fail(init, "a phase of " + std::to_string(init.getCount()) +
+                              " role arrivals is " + std::to_string(perPhase) +
+                              " threads, more than the CTA's " +
+                              std::to_string(threads));
+      return;
+    }
+    namedBarriers[init.getResult()] = {next, perPhase};
+    next += size;
+  });
+  return status;
+}
+
 std::optional<uint64_t> KernelLowering::registerBudget(schedule::RoleOp role) {
   auto it = roleRegs.find(role.getName());
   if (it == roleRegs.end())
@@ -2263,6 +2320,21 @@ LogicalResult KernelLowering::emitOp(Operation *op) {
   }
 
   // Synchronization.
+  if (isa<schedule::MBarrierArriveOp, schedule::MBarrierSyncOp>(op) &&
+      namedBarriers.count(op->getOperand(0))) {
+    // Every thread of the role arrives (bar.arrive / bar.sync); mapped
+    // loops, whose units are parts of it, hold no synchronization.
+    NamedBarriers named = namedBarriers.lookup(op->getOperand(0));
+    Value id = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        arith::AddIOp::create(b, loc, idx(named.firstId),
+                              scalar(op->getOperand(1))));
+    bool sync = isa<schedule::MBarrierSyncOp>(op);
+    target.namedBarrier(*this, id, named.threads, sync);
+    if (sync)
+      simtSinceBarrier = false;
+    return success();
+  }
   if (auto wait = dyn_cast<schedule::MBarrierWaitOp>(op))
     return target.emitBarrierOp(*this, op,
                                 mbarrierGroups.lookup(wait.getBarriers()));
@@ -2377,6 +2449,8 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
       schedule::ScheduleDialect::kLaunchAttrName);
   threads = (launch ? launch.getWarpgroups() : 1) * kWarpgroupThreads;
   occupancy = launch ? launch.getOccupancy() : 0;
+  if (failed(planNamedBarriers()))
+    return failure();
   // An occupancy the chip cannot give is refused, not dropped.
   auto exceeds = [&](int64_t perProgram, int64_t perProcessor,
                      StringRef what) {
@@ -2481,7 +2555,7 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
   bool anyBarrier = false;
   for (Operation &op : kernel.getBody().front()) {
     auto init = dyn_cast<schedule::MBarrierInitOp>(op);
-    if (!init)
+    if (!init || init.getNamed())
       continue;
     FailureOr<Value> barriers = target.createBarriers(*this, init);
     if (failed(barriers))

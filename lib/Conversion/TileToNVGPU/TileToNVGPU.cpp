@@ -83,6 +83,10 @@ public:
   }
   void partialBarrier(KernelLowering &k, const Group &group) override;
   std::string whyNotCluster(ArrayRef<int64_t> cluster) const override;
+  // bar.sync / bar.arrive take ids 0 to 15.
+  int64_t namedBarrierIds() const override { return 16; }
+  void namedBarrier(KernelLowering &k, Value id, int64_t threads,
+                    bool sync) override;
   void clusterBarrier(KernelLowering &k) override;
   void proxyFence(KernelLowering &k) override;
   FailureOr<Value> createBarriers(KernelLowering &k,
@@ -500,6 +504,16 @@ void NVGPUTarget::partialBarrier(KernelLowering &k, const Group &group) {
   Value n = arith::ConstantIntOp::create(k.b, k.loc, group.size, 32);
   NVVM::BarrierOp::create(k.b, k.loc, TypeRange{}, id, n,
                           NVVM::BarrierReductionAttr(), Value());
+}
+
+void NVGPUTarget::namedBarrier(KernelLowering &k, Value id, int64_t threads,
+                               bool sync) {
+  Value n = arith::ConstantIntOp::create(k.b, k.loc, threads, 32);
+  if (sync)
+    NVVM::BarrierOp::create(k.b, k.loc, TypeRange{}, id, n,
+                            NVVM::BarrierReductionAttr(), Value());
+  else
+    NVVM::BarrierArriveOp::create(k.b, k.loc, id, n);
 }
 
 std::string NVGPUTarget::whyNotCluster(ArrayRef<int64_t> cluster) const {

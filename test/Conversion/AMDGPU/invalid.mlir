@@ -105,3 +105,21 @@ tile.kernel @warp_loop(%X: memref<?xf32>) grid(1) {
   } {schedule.map = #schedule.map<warp>}
   tile.return
 }
+
+// -----
+
+// CDNA has no named barriers (s_barrier waits for the whole workgroup).
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @named(%X: memref<?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 2>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{cannot be lowered to AMDGPU: the AMDGPU lowering has no named barriers; use mbarriers in shared memory (without `named`)}}
+  %order = schedule.mbarrier.init count 2 named : !schedule.mbarrier<1>
+  schedule.role "one" warpgroups [0] {
+    schedule.mbarrier.arrive %order[%c0] : !schedule.mbarrier<1>
+  }
+  schedule.role "two" warpgroups [1] {
+    schedule.mbarrier.sync %order[%c0], %c0 : !schedule.mbarrier<1>, index
+  }
+  tile.return
+}

@@ -307,3 +307,81 @@ tile.kernel @cluster_rank(%X: memref<?xf32>) grid(1) attributes {
   schedule.barrier cluster
   tile.return
 }
+
+// -----
+
+// A phase of a named barrier counts threads: the roles arriving on one
+// have as many each.
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @named_uneven(%X: memref<?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 3>} {
+  %c0 = arith.constant 0 : index
+  %order = schedule.mbarrier.init count 2 named : !schedule.mbarrier<1>
+  schedule.role "one" warpgroups [0] {
+    // expected-error @below {{cannot be lowered to NVGPU: the roles arriving on a named barrier must have as many threads each (a phase counts threads): this one has 128, another 256}}
+    schedule.mbarrier.arrive %order[%c0] : !schedule.mbarrier<1>
+  }
+  schedule.role "two" warpgroups [1, 2] {
+    schedule.mbarrier.sync %order[%c0], %c0 : !schedule.mbarrier<1>, index
+  }
+  tile.return
+}
+
+// -----
+
+// Named barriers share the 16 hardware ids with CTA barriers (0) and the
+// roles' own (1 to the number of roles).
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @named_ids(%X: memref<?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 2>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{cannot be lowered to NVGPU: the named barriers need hardware ids up to 16, but there are 16 (0 for CTA barriers, 1 to 2 for the roles' own)}}
+  %order = schedule.mbarrier.init count 2 named : !schedule.mbarrier<14>
+  schedule.role "one" warpgroups [0] {
+    schedule.mbarrier.arrive %order[%c0] : !schedule.mbarrier<14>
+  }
+  schedule.role "two" warpgroups [1] {
+    schedule.mbarrier.sync %order[%c0], %c0 : !schedule.mbarrier<14>, index
+  }
+  tile.return
+}
+
+// -----
+
+// All threads of a role arrive on a named barrier, not the warps or
+// threads of a mapped loop (which hold no synchronization).
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @named_mapped(%X: memref<?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 2>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %order = schedule.mbarrier.init count 2 named : !schedule.mbarrier<1>
+  schedule.role "one" warpgroups [0] {
+    scf.for %w = %c0 to %c4 step %c1 {
+      // expected-error @below {{cannot be lowered to NVGPU: inside a loop mapped to threads or warps, the Hopper lowering runs plain tile and scalar operations only}}
+      schedule.mbarrier.arrive %order[%c0] : !schedule.mbarrier<1>
+    } {schedule.map = #schedule.map<warp>}
+  }
+  schedule.role "two" warpgroups [1] {
+    schedule.mbarrier.sync %order[%c0], %c0 : !schedule.mbarrier<1>, index
+  }
+  tile.return
+}
+
+// -----
+
+// A named barrier outside the roles would be arrived on by every role's
+// copy of the code.
+// expected-warning @+1 {{allow-unverified}}
+tile.kernel @named_outside(%X: memref<?xf32>) grid(1) attributes {
+    schedule.launch = #schedule.launch<warpgroups = 2>} {
+  %c0 = arith.constant 0 : index
+  %order = schedule.mbarrier.init count 2 named : !schedule.mbarrier<1>
+  // expected-error @below {{cannot be lowered to NVGPU: a named barrier orders warp roles: arrive and sync on it inside schedule.role}}
+  schedule.mbarrier.arrive %order[%c0] : !schedule.mbarrier<1>
+  schedule.role "two" warpgroups [1] {
+    schedule.mbarrier.sync %order[%c0], %c0 : !schedule.mbarrier<1>, index
+  }
+  tile.return
+}

@@ -415,3 +415,64 @@ tile.kernel @wait_index() grid(1) {
   schedule.mbarrier.wait %b[%c5], %c0 : !schedule.mbarrier<1>, index
   tile.return
 }
+
+// -----
+
+tile.kernel @named_count() grid(1) {
+  // expected-error @+1 {{a named barrier orders roles: it expects at least 2 role arrivals per phase}}
+  %b = schedule.mbarrier.init count 1 named : !schedule.mbarrier<1>
+  tile.return
+}
+
+// -----
+
+tile.kernel @named_wait() grid(1) {
+  %c0 = arith.constant 0 : index
+  %b = schedule.mbarrier.init count 2 named : !schedule.mbarrier<1>
+  // expected-error @+1 {{a named barrier is waited on by schedule.mbarrier.sync, which arrives too (bar.sync): the hardware has no wait alone}}
+  schedule.mbarrier.wait %b[%c0], %c0 : !schedule.mbarrier<1>, index
+  tile.return
+}
+
+// -----
+
+tile.kernel @sync_mbarrier() grid(1) {
+  %c0 = arith.constant 0 : index
+  %b = schedule.mbarrier.init count 2 : !schedule.mbarrier<1>
+  // expected-error @+1 {{syncs on named barriers (schedule.mbarrier.init ... named); on an mbarrier in shared memory, arrive and wait}}
+  schedule.mbarrier.sync %b[%c0], %c0 : !schedule.mbarrier<1>, index
+  tile.return
+}
+
+// -----
+
+tile.kernel @sync_index() grid(1) {
+  %c2 = arith.constant 2 : index
+  %b = schedule.mbarrier.init count 2 named : !schedule.mbarrier<2>
+  // expected-error @+1 {{mbarrier index 2 is out of range for an array of 2}}
+  schedule.mbarrier.sync %b[%c2], %c2 : !schedule.mbarrier<2>, index
+  tile.return
+}
+
+// -----
+
+tile.kernel @named_expect_tx() grid(1) {
+  %c0 = arith.constant 0 : index
+  %b = schedule.mbarrier.init count 2 named : !schedule.mbarrier<1>
+  // expected-error @+1 {{arrive_expect_tx needs an mbarrier in shared memory, not a named (hardware) barrier, which counts arrivals only}}
+  schedule.mbarrier.arrive_expect_tx %b[%c0], 1024 : !schedule.mbarrier<1>
+  tile.return
+}
+
+// -----
+
+tile.kernel @named_tma(%A: memref<?x?xf32>) grid(1) {
+  %c0 = arith.constant 0 : index
+  %b = schedule.mbarrier.init count 2 named : !schedule.mbarrier<1>
+  %s = tile.alloc_shared : memref<1x8x8xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{a TMA copy's completion needs an mbarrier in shared memory, not a named (hardware) barrier, which counts arrivals only}}
+  schedule.async tma arrive %b[%c0] : !schedule.mbarrier<1> {
+    tile.copy %A[%c0, %c0] -> %s[%c0] : memref<?x?xf32> -> memref<1x8x8xf32, #gpu.address_space<workgroup>>
+  }
+  tile.return
+}

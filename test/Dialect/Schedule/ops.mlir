@@ -128,3 +128,20 @@ tile.kernel @mapping(%X: memref<?xf32>) grid(1) {
 func.func @upstream() attributes {schedule.launch = #schedule.launch<warpgroups = 1>} {
   return
 }
+
+// CHECK-LABEL: tile.kernel @named_barriers
+tile.kernel @named_barriers() grid(1) attributes {schedule.launch = #schedule.launch<warpgroups = 2>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK: schedule.mbarrier.init count 2 named : <2>
+  %order = schedule.mbarrier.init count 2 named : !schedule.mbarrier<2>
+  schedule.role "first" warpgroups [0] {
+    // CHECK: schedule.mbarrier.arrive %{{.*}}[%{{.*}}] : <2>
+    schedule.mbarrier.arrive %order[%c1] : !schedule.mbarrier<2>
+  }
+  schedule.role "second" warpgroups [1] {
+    // CHECK: schedule.mbarrier.sync %{{.*}}[%{{.*}}], %{{.*}} : <2>, index
+    schedule.mbarrier.sync %order[%c1], %c0 : !schedule.mbarrier<2>, index
+  }
+  tile.return
+}

@@ -170,6 +170,16 @@ public:
   /// A barrier for every thread of the program's cluster, ordering memory
   /// at cluster scope (only where whyNotCluster is empty).
   virtual void clusterBarrier(KernelLowering &k) = 0;
+  /// The hardware barrier ids a kernel may give named barriers
+  /// (`schedule.mbarrier.init ... named`), after those of its roles; 0
+  /// where the target has none.
+  virtual int64_t namedBarrierIds() const { return 0; }
+  /// All threads of the group arrive on hardware barrier `id`, expecting
+  /// `threads` per phase; with `sync`, they wait for the phase too.
+  virtual void namedBarrier(KernelLowering &k, Value id, int64_t threads,
+                            bool sync) {
+    llvm_unreachable("the target has no named barriers (namedBarrierIds)");
+  }
   /// Makes the group's generic-proxy shared-memory writes visible to the
   /// async units.
   virtual void proxyFence(KernelLowering &k) = 0;
@@ -429,6 +439,7 @@ public:
 
 private:
   LogicalResult planRoles();
+  LogicalResult planNamedBarriers();
   LogicalResult planShared();
   void planAccumulators();
 
@@ -489,6 +500,12 @@ private:
                       Value aligned);
 
   DenseMap<Value, Value> mbarrierGroups;
+  /// Named barrier arrays: their first hardware id and the threads that
+  /// arrive per phase.
+  struct NamedBarriers {
+    int64_t firstId = 0, threads = 0;
+  };
+  DenseMap<Value, NamedBarriers> namedBarriers;
   DenseSet<Value> absent; // values of other roles
   // Per role name: its budget and the op that states it.
   llvm::StringMap<std::pair<uint64_t, schedule::RoleOp>> roleRegs;

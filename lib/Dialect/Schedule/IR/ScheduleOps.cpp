@@ -36,6 +36,21 @@ static LogicalResult verifyBarrierIndex(Operation *op, MBarrierType type,
   return success();
 }
 
+MBarrierInitOp MBarrierInitOp::namedInit(Value barriers) {
+  auto init = barriers.getDefiningOp<MBarrierInitOp>();
+  return init && init.getNamed() ? init : MBarrierInitOp();
+}
+
+/// Hardware barriers count arrivals only: no TMA bytes complete on them.
+static LogicalResult verifyNotNamed(Operation *op, Value barriers,
+                                    StringRef what) {
+  if (MBarrierInitOp::namedInit(barriers))
+    return op->emitOpError()
+           << what << " needs an mbarrier in shared memory, not a named "
+           << "(hardware) barrier, which counts arrivals only";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // RoleOp
 //===----------------------------------------------------------------------===//
@@ -102,6 +117,9 @@ LogicalResult AsyncOp::verify() {
     }
     if (!toShared)
       return emitOpError() << "a tma region needs at least one tile.copy";
+    if (hasBarrier &&
+        failed(verifyNotNamed(*this, getBarrier(), "a TMA copy's completion")))
+      return failure();
     if (*toShared && !hasBarrier)
       return emitOpError() << "TMA loads complete on an mbarrier: add "
                               "'arrive %bar[%i] : !schedule.mbarrier<N>'";
@@ -183,6 +201,9 @@ LogicalResult MBarrierInitOp::verify() {
            << "an mbarrier expects at least one arrival per phase, "
               "got count "
            << getCountAttr().getInt();
+  if (getNamed() && getCountAttr().getInt() < 2)
+    return emitOpError() << "a named barrier orders roles: it expects at "
+                            "least 2 role arrivals per phase";
   for (Operation *parent = (*this)->getParentOp(); parent;
        parent = parent->getParentOp()) {
     if (llvm::isa<FunctionOpInterface>(parent))
@@ -204,10 +225,24 @@ LogicalResult MBarrierArriveExpectTxOp::verify() {
   if (bytes < 1 || bytes >= (1 << 20))
     return emitOpError()
            << "expected transaction bytes must be 1 to 2^20 - 1, got " << bytes;
+  if (failed(verifyNotNamed(*this, getBarriers(), "arrive_expect_tx")))
+    return failure();
   return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }
 
 LogicalResult MBarrierWaitOp::verify() {
+  if (MBarrierInitOp::namedInit(getBarriers()))
+    return emitOpError() << "a named barrier is waited on by "
+                            "schedule.mbarrier.sync, which arrives too "
+                            "(bar.sync): the hardware has no wait alone";
+  return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
+}
+
+LogicalResult MBarrierSyncOp::verify() {
+  if (!MBarrierInitOp::namedInit(getBarriers()))
+    return emitOpError() << "syncs on named barriers (schedule.mbarrier.init "
+                            "... named); on an mbarrier in shared memory, "
+                            "arrive and wait";
   return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }
 

@@ -195,14 +195,28 @@ def Schedule_MBarrierInitOp : Schedule_Op<"mbarrier.init", [SyncEffects]> {
     Creates `N` mbarriers in shared memory, each expecting `count` arrivals
     per phase, all in phase 0. Initialize once per program, outside loops.
 
+    With `named`, the `N` barriers are the CTA's hardware barriers instead
+    (`bar.sync` / `bar.arrive`, as FA3 and CUTLASS order their consumer
+    warpgroups with them), with the same phases: `count` role arrivals
+    complete one. A role arrives with all of its threads, by
+    `schedule.mbarrier.arrive` (`bar.arrive`, which does not wait) or
+    `schedule.mbarrier.sync` (`bar.sync`: arrive, then wait for the phase
+    that arrival belongs to). A named barrier has no other wait and counts
+    no TMA bytes, and the lowering gives it barrier ids of its own.
+
     <!-- doctest: kernel() -->
     ```mlir
     %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<4>
+    %order = schedule.mbarrier.init count 2 named : !schedule.mbarrier<1>
     ```
   }];
-  let arguments = (ins I64Attr:$count);
+  let arguments = (ins I64Attr:$count, UnitAttr:$named);
   let results = (outs Schedule_MBarrierType:$result);
-  let assemblyFormat = "`count` $count attr-dict `:` type($result)";
+  let assemblyFormat = "`count` $count (`named` $named^)? attr-dict `:` type($result)";
+  let extraClassDeclaration = [{
+    /// The init of `barriers` if it is a named (hardware) barrier array.
+    static MBarrierInitOp namedInit(::mlir::Value barriers);
+  }];
   let hasVerifier = 1;
 }
 
@@ -255,6 +269,30 @@ def Schedule_MBarrierWaitOp : Schedule_Op<"mbarrier.wait", [SyncEffects]> {
     <!-- doctest: kernel(%slot: index, %parity: index) given %full = schedule.mbarrier.init count 1 : !schedule.mbarrier<4> -->
     ```mlir
     schedule.mbarrier.wait %full[%slot], %parity : !schedule.mbarrier<4>, index
+    ```
+  }];
+  let arguments = (ins Schedule_MBarrierType:$barriers, Index:$index,
+                       AnySignlessIntegerOrIndex:$parity);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $parity attr-dict `:` type($barriers) `,` type($parity)
+  }];
+  let hasVerifier = 1;
+}
+
+def Schedule_MBarrierSyncOp : Schedule_Op<"mbarrier.sync", [SyncEffects]> {
+  let summary = "arrives on a named barrier and waits for that phase";
+  let description = [{
+    One arrival of the role on named barrier `index` (`bar.sync`: every
+    thread of the role), then a wait until the phase it arrived in
+    completes. `parity` is that phase's parity (0 or 1; only its low bit
+    counts): the hardware tracks phases itself, and the schedule checker
+    proves the stated parity is the phase the sync lands in, with the same
+    rules as for `schedule.mbarrier.wait`. Memory accesses before the
+    phase's arrivals happen before what follows the sync.
+
+    <!-- doctest: kernel(%parity: index) given %order = schedule.mbarrier.init count 2 named : !schedule.mbarrier<1>; %c0 = arith.constant 0 : index -->
+    ```mlir
+    schedule.mbarrier.sync %order[%c0], %parity : !schedule.mbarrier<1>, index
     ```
   }];
   let arguments = (ins Schedule_MBarrierType:$barriers, Index:$index,
