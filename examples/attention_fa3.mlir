@@ -71,6 +71,11 @@ tile.kernel @attention_fa3_d64(%Q: memref<?x?x64xbf16> {tile.name = "Q"},
   // consumer's wgmma reads in place every key step.
   %q_ring = tile.alloc_shared : memref<2x64x64xbf16, #gpu.address_space<workgroup>>
   %q_full = schedule.mbarrier.init count 1 : !schedule.mbarrier<1>
+  // Ping-pong: consumer c computes its key step's scores (Q K^T on wgmma)
+  // when %turn[c] completes a phase (its sync and the other consumer's
+  // arrival), and then hands the turn on: one consumer's softmax runs
+  // while the other's scores use the tensor cores.
+  %turn = schedule.mbarrier.init count 2 named : !schedule.mbarrier<2>
   // Each consumer's output block, stored from its own buffer by TMA.
   %o_buf0 = tile.alloc_shared : memref<1x64x64xbf16, #gpu.address_space<workgroup>>
   %o_buf1 = tile.alloc_shared : memref<1x64x64xbf16, #gpu.address_space<workgroup>>
@@ -86,6 +91,8 @@ tile.kernel @attention_fa3_d64(%Q: memref<?x?x64xbf16> {tile.name = "Q"},
   }
   schedule.role "consumer1" warpgroups [2] {
     schedule.mbarrier.wait %q_full[%c0], %c0 : !schedule.mbarrier<1>, index
+    // Consumer 0 takes the first turn.
+    schedule.mbarrier.arrive %turn[%c0] : !schedule.mbarrier<2>
   }
   %scale = arith.constant dense<0.125> : tensor<64x64xf32>
   %neg_inf = arith.constant dense<0xFF800000> : tensor<64x64xf32>
@@ -136,12 +143,16 @@ tile.kernel @attention_fa3_d64(%Q: memref<?x?x64xbf16> {tile.name = "Q"},
       tag.assert eq %kj, %vj, "V block matches the K block" : index
       tag.assert_carries %k, "K"(%pbh, %j, %c0), "K block j of this head" : tensor<64x64xbf16>
       %kt = tile.transpose %k perm [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      // Its turn for the scores (its k-th sync lands in phase k mod 2).
+      schedule.mbarrier.sync %turn[%c0], %slot : !schedule.mbarrier<2>, index
       %s_raw = schedule.async wgmma {
         %r = tile.dot %q, %kt, %zero_s : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
         schedule.yield %r : tensor<64x64xf32>
       } : tensor<64x64xf32>
       schedule.commit_group wgmma
       schedule.wait_group wgmma pending 0
+      // The other consumer's turn: its scores while this one's softmax runs.
+      schedule.mbarrier.arrive %turn[%c1] : !schedule.mbarrier<2>
       %s_scaled = arith.mulf %s_raw, %scale : tensor<64x64xf32>
       %k_base = arith.muli %j, %c64 : index
       %k_base_splat = tensor.splat %k_base : tensor<64x64xindex>
@@ -184,12 +195,16 @@ tile.kernel @attention_fa3_d64(%Q: memref<?x?x64xbf16> {tile.name = "Q"},
       tag.assert eq %kj, %vj, "V block matches the K block" : index
       tag.assert_carries %k, "K"(%pbh, %j, %c0), "K block j of this head" : tensor<64x64xbf16>
       %kt = tile.transpose %k perm [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      // Its turn for the scores (its k-th sync lands in phase k mod 2).
+      schedule.mbarrier.sync %turn[%c1], %slot : !schedule.mbarrier<2>, index
       %s_raw = schedule.async wgmma {
         %r = tile.dot %q, %kt, %zero_s : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
         schedule.yield %r : tensor<64x64xf32>
       } : tensor<64x64xf32>
       schedule.commit_group wgmma
       schedule.wait_group wgmma pending 0
+      // The other consumer's turn: its scores while this one's softmax runs.
+      schedule.mbarrier.arrive %turn[%c0] : !schedule.mbarrier<2>
       %s_scaled = arith.mulf %s_raw, %scale : tensor<64x64xf32>
       %k_base = arith.muli %j, %c64 : index
       %k_base_splat = tensor.splat %k_base : tensor<64x64xindex>
@@ -301,6 +316,11 @@ tile.kernel @attention_fa3_d128(%Q: memref<?x?x128xbf16> {tile.name = "Q"},
   // consumer's wgmma reads in place every key step.
   %q_ring = tile.alloc_shared : memref<2x64x128xbf16, #gpu.address_space<workgroup>>
   %q_full = schedule.mbarrier.init count 1 : !schedule.mbarrier<1>
+  // Ping-pong: consumer c computes its key step's scores (Q K^T on wgmma)
+  // when %turn[c] completes a phase (its sync and the other consumer's
+  // arrival), and then hands the turn on: one consumer's softmax runs
+  // while the other's scores use the tensor cores.
+  %turn = schedule.mbarrier.init count 2 named : !schedule.mbarrier<2>
   // Each consumer's output block, stored from its own buffer by TMA.
   %o_buf0 = tile.alloc_shared : memref<1x64x128xbf16, #gpu.address_space<workgroup>>
   %o_buf1 = tile.alloc_shared : memref<1x64x128xbf16, #gpu.address_space<workgroup>>
@@ -316,6 +336,8 @@ tile.kernel @attention_fa3_d128(%Q: memref<?x?x128xbf16> {tile.name = "Q"},
   }
   schedule.role "consumer1" warpgroups [2] {
     schedule.mbarrier.wait %q_full[%c0], %c0 : !schedule.mbarrier<1>, index
+    // Consumer 0 takes the first turn.
+    schedule.mbarrier.arrive %turn[%c0] : !schedule.mbarrier<2>
   }
   %scale = arith.constant dense<0.08838834764831843> : tensor<64x64xf32>
   %neg_inf = arith.constant dense<0xFF800000> : tensor<64x64xf32>
@@ -366,12 +388,16 @@ tile.kernel @attention_fa3_d128(%Q: memref<?x?x128xbf16> {tile.name = "Q"},
       tag.assert eq %kj, %vj, "V block matches the K block" : index
       tag.assert_carries %k, "K"(%pbh, %j, %c0), "K block j of this head" : tensor<64x128xbf16>
       %kt = tile.transpose %k perm [1, 0] : tensor<64x128xbf16> -> tensor<128x64xbf16>
+      // Its turn for the scores (its k-th sync lands in phase k mod 2).
+      schedule.mbarrier.sync %turn[%c0], %slot : !schedule.mbarrier<2>, index
       %s_raw = schedule.async wgmma {
         %r = tile.dot %q, %kt, %zero_s : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xf32>
         schedule.yield %r : tensor<64x64xf32>
       } : tensor<64x64xf32>
       schedule.commit_group wgmma
       schedule.wait_group wgmma pending 0
+      // The other consumer's turn: its scores while this one's softmax runs.
+      schedule.mbarrier.arrive %turn[%c1] : !schedule.mbarrier<2>
       %s_scaled = arith.mulf %s_raw, %scale : tensor<64x64xf32>
       %k_base = arith.muli %j, %c64 : index
       %k_base_splat = tensor.splat %k_base : tensor<64x64xindex>
@@ -414,12 +440,16 @@ tile.kernel @attention_fa3_d128(%Q: memref<?x?x128xbf16> {tile.name = "Q"},
       tag.assert eq %kj, %vj, "V block matches the K block" : index
       tag.assert_carries %k, "K"(%pbh, %j, %c0), "K block j of this head" : tensor<64x128xbf16>
       %kt = tile.transpose %k perm [1, 0] : tensor<64x128xbf16> -> tensor<128x64xbf16>
+      // Its turn for the scores (its k-th sync lands in phase k mod 2).
+      schedule.mbarrier.sync %turn[%c1], %slot : !schedule.mbarrier<2>, index
       %s_raw = schedule.async wgmma {
         %r = tile.dot %q, %kt, %zero_s : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xf32>
         schedule.yield %r : tensor<64x64xf32>
       } : tensor<64x64xf32>
       schedule.commit_group wgmma
       schedule.wait_group wgmma pending 0
+      // The other consumer's turn: its scores while this one's softmax runs.
+      schedule.mbarrier.arrive %turn[%c0] : !schedule.mbarrier<2>
       %s_scaled = arith.mulf %s_raw, %scale : tensor<64x64xf32>
       %k_base = arith.muli %j, %c64 : index
       %k_base_splat = tensor.splat %k_base : tensor<64x64xindex>

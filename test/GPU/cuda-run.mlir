@@ -15,6 +15,9 @@
 // RUN: tiletag-run %S/../Verification/schedule/cluster.mlir --kernel exchange --device=cuda | FileCheck %s
 // and round after round, with cluster barriers before and after the epilogue:
 // RUN: tiletag-run %S/../Verification/schedule/cluster-epilogue.mlir --kernel cluster_epilogue --device=cuda --size R=3,N=768,T=1 | FileCheck %s
+// Two roles taking turns on one shared buffer through named barriers
+// (bar.sync / bar.arrive):
+// RUN: tiletag-run %S/../Verification/schedule/named-barrier.mlir --kernel turns --device=cuda --size R=7,N=384 | FileCheck %s
 // Timing (tiletag-agent --measure): the median of N more launches, without
 // the CPU oracle, at a size the oracle would take long on.
 // RUN: tiletag-run %examples/gemm_wide.mlir --device=cuda --repeat 5 --skip-oracle --size M=4096,N=4096,K=4096 | FileCheck %s --check-prefix=TIME
