@@ -500,10 +500,8 @@ void NVGPUTarget::partialBarrier(KernelLowering &k, const Group &group) {
         k.b, k.loc, arith::ConstantIntOp::create(k.b, k.loc, -1, 32));
     return;
   }
-  Value id = arith::ConstantIntOp::create(k.b, k.loc, group.barrierId, 32);
-  Value n = arith::ConstantIntOp::create(k.b, k.loc, group.size, 32);
-  NVVM::BarrierOp::create(k.b, k.loc, TypeRange{}, id, n,
-                          NVVM::BarrierReductionAttr(), Value());
+  namedBarrier(k, arith::ConstantIntOp::create(k.b, k.loc, group.barrierId, 32),
+               group.size, /*sync=*/true);
 }
 
 void NVGPUTarget::namedBarrier(KernelLowering &k, Value id, int64_t threads,
