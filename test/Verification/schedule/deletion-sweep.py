@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-SYNC = re.compile(r"^\s*(schedule\.(mbarrier\.wait|mbarrier\.arrive|mbarrier\.arrive_expect_tx|"
+SYNC = re.compile(r"^\s*(schedule\.(mbarrier\.wait|mbarrier\.sync|mbarrier\.arrive|mbarrier\.arrive_expect_tx|"
                   r"barrier|fence_async_proxy|commit_group|wait_group))\b")
 
 opt, examples = sys.argv[1], sys.argv[2]
