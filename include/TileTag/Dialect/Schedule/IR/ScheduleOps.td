@@ -196,9 +196,8 @@ def Schedule_MBarrierInitOp : Schedule_Op<"mbarrier.init", [SyncEffects]> {
     per phase, all in phase 0. Initialize once per program, outside loops.
 
     With `named`, the `N` barriers are the CTA's hardware barriers instead
-    (`bar.sync` / `bar.arrive`, as FA3 and CUTLASS order their consumer
-    warpgroups with them), with the same phases: `count` role arrivals
-    complete one. A role arrives with all of its threads, by
+    (`bar.sync` / `bar.arrive`, with which FA3 orders its consumer
+    warpgroups), with the same phases: `count` role arrivals complete one. A role arrives with all of its threads, by
     `schedule.mbarrier.arrive` (`bar.arrive`, which does not wait) or
     `schedule.mbarrier.sync` (`bar.sync`: arrive, then wait for the phase
     that arrival belongs to). A named barrier has no other wait and counts
