@@ -1428,6 +1428,191 @@ DiagnosedSilenceableFailure tiletag::RasterizeOp::applyToOne(
   return rewritten(kernel, kernel, results);
 }
 
+/// Emits the value of a launch expression (sizes as symbols) inside the
+/// kernel: a size is the extent of the first operand whose shape has it as
+/// a dimension. Fails, naming the size, where no operand's shape does.
+static FailureOr<Value> emitLaunchExpr(OpBuilder &b, Location loc,
+                                       tile::KernelOp kernel,
+                                       tile::LaunchAttr launch, AffineExpr e,
+                                       std::string &why) {
+  if (auto c = llvm::dyn_cast<AffineConstantExpr>(e))
+    return indexConstant(b, loc, c.getValue());
+  if (auto s = llvm::dyn_cast<AffineSymbolExpr>(e)) {
+    unsigned size = s.getPosition();
+    for (auto [name, shape] :
+         llvm::zip(launch.getShapeNames(), launch.getShapes()))
+      for (auto [d, extent] : llvm::enumerate(shape.getResults())) {
+        if (extent != e)
+          continue;
+        for (unsigned i = 0, n = kernel.getNumArguments(); i < n; ++i)
+          if (kernel.getOperandName(i) == name.getValue() &&
+              llvm::isa<MemRefType>(kernel.getArgument(i).getType()))
+            return memref::DimOp::create(b, loc, kernel.getArgument(i),
+                                         static_cast<int64_t>(d))
+                .getResult();
+      }
+    why = "the grid uses launch size " +
+          launch.getSizeNames()[size].getValue().str() +
+          ", which is no operand's extent";
+    return failure();
+  }
+  auto bin = llvm::dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin) {
+    why = "the grid uses a dimension expression";
+    return failure();
+  }
+  FailureOr<Value> l =
+      emitLaunchExpr(b, loc, kernel, launch, bin.getLHS(), why);
+  if (failed(l))
+    return failure();
+  FailureOr<Value> r =
+      emitLaunchExpr(b, loc, kernel, launch, bin.getRHS(), why);
+  if (failed(r))
+    return failure();
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return arith::AddIOp::create(b, loc, *l, *r).getResult();
+  case AffineExprKind::Mul:
+    return arith::MulIOp::create(b, loc, *l, *r).getResult();
+  case AffineExprKind::CeilDiv:
+    return arith::CeilDivUIOp::create(b, loc, *l, *r).getResult();
+  case AffineExprKind::FloorDiv:
+    return arith::DivUIOp::create(b, loc, *l, *r).getResult();
+  case AffineExprKind::Mod:
+    return arith::RemUIOp::create(b, loc, *l, *r).getResult();
+  default:
+    why = "the grid has an expression the rewrite cannot compute";
+    return failure();
+  }
+}
+
+DiagnosedSilenceableFailure
+tiletag::PersistOp::applyToOne(transform::TransformRewriter &rewriter,
+                               Operation *target,
+                               transform::ApplyToEachResultList &results,
+                               transform::TransformState &state) {
+  auto kernel = llvm::dyn_cast<tile::KernelOp>(target);
+  if (!kernel)
+    return notAKernel(*this, target);
+  StringRef name = kernel.getSymName();
+  int64_t rank = kernel.getGridAttr().getInt();
+  if (kernel->hasAttr(schedule::ScheduleDialect::kLaunchAttrName))
+    return emitSilenceableError()
+           << "@" << name << " has a schedule; persist the plain kernel";
+  bool hasShared = false;
+  kernel.walk([&](tile::AllocSharedOp) { hasShared = true; });
+  if (hasShared)
+    return emitSilenceableError()
+           << "@" << name << " uses shared memory; persist the plain kernel";
+  auto launch = kernel->getAttrOfType<tile::LaunchAttr>(
+      tile::TileDialect::kLaunchAttrName);
+  if (!launch || static_cast<int64_t>(launch.getGrid().size()) != rank)
+    return emitSilenceableError()
+           << "@" << name << " has no tile.launch with its grid extents";
+  MLIRContext *ctx = kernel.getContext();
+  for (StringAttr size : launch.getSizeNames())
+    if (size.getValue() == "P")
+      return emitSilenceableError()
+             << "@" << name << " has a launch size P already";
+  auto oldMap = kernel->getAttrOfType<AffineMapAttr>(
+      tag::TagDialect::kProgramMapAttrName);
+  if (oldMap && (oldMap.getValue().getNumResults() != rank ||
+                 oldMap.getValue().getNumSymbols() != 0))
+    return emitSilenceableError()
+           << "@" << name
+           << "'s program map names loop values or launch sizes: it is "
+              "persistent already";
+
+  // The prefix: the program's tiles, computed before any rewrite so that a
+  // refusal leaves the kernel as it was.
+  Block &body = kernel.getBody().front();
+  SmallVector<Operation *> old;
+  for (Operation &op : body.without_terminator())
+    old.push_back(&op);
+  Location loc = kernel.getLoc();
+  rewriter.setInsertionPointToStart(&body);
+  SmallVector<Value> extents;
+  std::string why;
+  for (AffineExpr e : launch.getGrid()) {
+    FailureOr<Value> v = emitLaunchExpr(rewriter, loc, kernel, launch, e, why);
+    if (failed(v)) {
+      // Undo the prefix emitted so far, users first.
+      Operation *first = old.empty() ? body.getTerminator() : old[0];
+      while (&body.front() != first)
+        rewriter.eraseOp(first->getPrevNode());
+      return emitSilenceableError() << "@" << name << ": " << why;
+    }
+    extents.push_back(*v);
+  }
+  Value pid = tile::ProgramIdOp::create(rewriter, loc, 0);
+  Value programs = tile::NumProgramsOp::create(rewriter, loc, 0);
+  Value tiles = extents.empty() ? indexConstant(rewriter, loc, 1) : extents[0];
+  for (Value e : llvm::drop_begin(extents))
+    tiles = arith::MulIOp::create(rewriter, loc, tiles, e);
+  // Program pid runs ceil((tiles - pid) / P) tiles (none past the last).
+  Value left = arith::SubIOp::create(rewriter, loc, tiles, pid);
+  Value mine = arith::CeilDivSIOp::create(rewriter, loc, left, programs);
+  auto loop = scf::ForOp::create(rewriter, loc, indexConstant(rewriter, loc, 0),
+                                 mine, indexConstant(rewriter, loc, 1));
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value tile = arith::AddIOp::create(
+      rewriter, loc, pid,
+      arith::MulIOp::create(rewriter, loc, loop.getInductionVar(), programs));
+  // Old program ids, the last dimension fastest.
+  SmallVector<Value> ids(rank);
+  Value rest = tile;
+  for (int64_t d = rank - 1; d > 0; --d) {
+    ids[d] = arith::RemUIOp::create(rewriter, loc, rest, extents[d]);
+    rest = arith::DivUIOp::create(rewriter, loc, rest, extents[d]);
+  }
+  if (rank)
+    ids[0] = rest;
+  Operation *yield = loop.getBody()->getTerminator();
+  for (Operation *op : old)
+    rewriter.moveOpBefore(op, yield);
+  SmallVector<Operation *> reads;
+  loop.getBody()->walk([&](Operation *op) {
+    if (llvm::isa<tile::ProgramIdOp, tile::NumProgramsOp>(op))
+      reads.push_back(op);
+  });
+  for (Operation *op : reads) {
+    if (auto p = llvm::dyn_cast<tile::ProgramIdOp>(op))
+      rewriter.replaceOp(p, ids[p.getDim()]);
+    else if (auto n = llvm::dyn_cast<tile::NumProgramsOp>(op))
+      rewriter.replaceOp(n, extents[n.getDim()]);
+  }
+
+  // The launch: a size P and a grid of P programs.
+  SmallVector<StringAttr> names(launch.getSizeNames());
+  SmallVector<int64_t> defaults(launch.getSizeDefaults());
+  names.push_back(StringAttr::get(ctx, "P"));
+  defaults.push_back(getPrograms());
+  AffineExpr p = getAffineSymbolExpr(names.size() - 1, ctx);
+  SmallVector<AffineMap> shapes;
+  for (AffineMap m : launch.getShapes())
+    shapes.push_back(withSizes(m, names.size()));
+  // Reference block -> tile t -> (t mod P, t floordiv P).
+  if (kernel->hasAttr(tag::TagDialect::kContractAttrName)) {
+    SmallVector<AffineExpr> oldIds;
+    for (int64_t d = 0; d < rank; ++d)
+      oldIds.push_back(oldMap ? oldMap.getValue().getResult(d)
+                              : getAffineDimExpr(d, ctx));
+    AffineExpr t = getAffineConstantExpr(0, ctx);
+    for (int64_t d = 0; d < rank; ++d)
+      t = t * launch.getGrid()[d] + oldIds[d];
+    kernel->setAttr(tag::TagDialect::kProgramMapAttrName,
+                    AffineMapAttr::get(AffineMap::get(
+                        oldMap ? oldMap.getValue().getNumDims() : rank,
+                        names.size(), {t % p, t.floorDiv(p)}, ctx)));
+  }
+  kernel->setAttr(tile::TileDialect::kLaunchAttrName,
+                  tile::LaunchAttr::get(ctx, names, defaults, {p},
+                                        launch.getShapeNames(), shapes,
+                                        launch.getCheck(), launch.getThen()));
+  kernel.setGridAttr(rewriter.getI64IntegerAttr(1));
+  return rewritten(kernel, kernel, results);
+}
+
 //===----------------------------------------------------------------------===//
 // Pipelining: StageLoadsOp, WarpSpecializeOp, AsyncMmaOp
 //===----------------------------------------------------------------------===//

@@ -25,6 +25,7 @@ KERNEL_OPS = {
     "retile-1x2": "transform.tiletag.retile %k dim(1) factor(2)",
     "rasterize-0x8": "transform.tiletag.rasterize %k dim(0) group(8)",
     "rasterize-1x4": "transform.tiletag.rasterize %k dim(1) group(4)",
+    "persist": "transform.tiletag.persist %k programs(4)",
     "skip-empty-blocks": "transform.tiletag.skip_empty_blocks %k",
     "split-k": "transform.tiletag.split_k %k splits(2)",
 }

@@ -332,6 +332,58 @@ def TileTag_UnrollOp : TileTag_TransformOp<"unroll", [
   }];
 }
 
+def TileTag_PersistOp : TileTag_TransformOp<"persist", [
+    FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
+    MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "makes a plain kernel persistent: P programs loop over its tiles";
+  let description = [{
+    Turns a plain kernel's grid into a loop (a persistent kernel with a
+    static tile scheduler). The kernel gets a new launch size `P` (default
+    `programs`, one program per SM: 132 on an H200) and a one-dimensional
+    grid of `P` programs. The old programs become tiles, numbered with the
+    last grid dimension fastest (`t = (p0 * E1 + p1) * E2 + p2` for extents
+    `E`); program `pid` runs tiles `t = pid + i * P` for `i` from 0 while
+    `t` is below the number of tiles, each with the old body. Inside the
+    loop, the old program ids are decoded from `t` and the old grid extents
+    are computed from the operands' dimensions (each launch size the grid
+    uses must be some operand's extent). A launch sized so that `P` exceeds
+    the tiles leaves the extra programs without work.
+
+    With a contract, `tag.program_map` names the program and loop iteration
+    that store each reference block (`t mod P`, `t floordiv P`), composed
+    with a map from an earlier renumbering (`rasterize`); the contract
+    checker proves it. The tile loop's rings and epilogue buffers are then
+    for the pipelining ops.
+
+    Invariants instantiated: none beyond the program map; the checkers
+    prove the rewritten kernel again (no two tiles' stores race, every block
+    is stored once with the reference's value).
+
+    #### Return modes
+
+    A silenceable failure (payload unchanged) when the target is not a
+    `tile.kernel`, it has a schedule or shared memory (persist the plain
+    kernel), no `tile.launch` with its grid extents, a launch size named `P`
+    already, a program map that names loop values (it is persistent
+    already), or a grid extent that uses a launch size no operand's shape
+    gives. Otherwise the kernel is rewritten in place, its proof stamps
+    dropped, and the result handle points to it.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>,
+                                         "132">:$programs);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat =
+      "$target (`programs` `(` $programs^ `)`)? attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def TileTag_RasterizeOp : TileTag_TransformOp<"rasterize", [
     FunctionalStyleTransformOpTrait, TransformEachOpTrait, TransformOpInterface,
     MemoryEffectsOpInterface, ReportTrackingListenerFailuresOpTrait]> {

@@ -2417,7 +2417,11 @@ FailureOr<gpu::GPUFuncOp> KernelLowering::run() {
                          schedule::stringifyParallelLevel(level) +
                          "` are not implemented by " + target.lowering() +
                          " yet; map the loop `sequential` or remove the "
-                         "mapping");
+                         "mapping" +
+                         (level == schedule::ParallelLevel::cta
+                              ? " (transform.tiletag.persist writes a "
+                                "persistent loop over the grid's tiles)"
+                              : ""));
     return WalkResult::interrupt();
   });
   if (mapped.wasInterrupted() || failed(checkFp8Arithmetic(kernel)))

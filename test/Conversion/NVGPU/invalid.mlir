@@ -160,7 +160,7 @@ tile.kernel @persistent(%X: memref<?xf32>, %Y: memref<?xf32>) grid(1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
-  // expected-error @+1 {{cannot be lowered to NVGPU: loops mapped to `cta` are not implemented by the Hopper lowering yet}}
+  // expected-error @+1 {{cannot be lowered to NVGPU: loops mapped to `cta` are not implemented by the Hopper lowering yet; map the loop `sequential` or remove the mapping (transform.tiletag.persist writes a persistent loop over the grid's tiles)}}
   scf.for %tile = %c0 to %c8 step %c1 {
     %t = tile.load %X[%tile] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
     tile.store %t, %Y[%tile] : tensor<128xf32> -> memref<?xf32>

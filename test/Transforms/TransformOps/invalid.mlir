@@ -1163,3 +1163,108 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// persist rewrites plain kernels: one with shared memory is refused.
+tile.kernel @staged(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], Y = [N]]>} {
+  %p = tile.program_id 0
+  %s = tile.alloc_shared : memref<128xf32, #gpu.address_space<workgroup>>
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@staged uses shared memory; persist the plain kernel}}
+    %p = transform.tiletag.persist %k : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The launch size P would be taken twice.
+tile.kernel @sized(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [P = 256], grid = [P ceildiv 128], shapes = [X = [P], Y = [P]]>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@sized has a launch size P already}}
+    %p = transform.tiletag.persist %k : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A grid extent the kernel cannot compute: S is no operand's extent.
+tile.kernel @split(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(2) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256, S = 2], grid = [N ceildiv 128, S], shapes = [X = [N], Y = [N]]>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@split: the grid uses launch size S, which is no operand's extent}}
+    %p = transform.tiletag.persist %k : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A kernel made persistent already (its program map names the tile loop).
+tile.kernel @persistent(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tag.contract = @copy_reference, tag.program_map = affine_map<(d0)[s0, s1] -> (d0 mod s1, d0 floordiv s1)>,
+    tile.launch = #tile.launch<sizes = [N = 256, Q = 4], grid = [Q], shapes = [X = [N], Y = [N]]>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+tile.kernel @copy_reference(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], Y = [N]]>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} attributes {sym_name = "persistent"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@persistent's program map names loop values or launch sizes: it is persistent already}}
+    %p = transform.tiletag.persist %k : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// persist rewrites plain kernels: one with a schedule is refused.
+tile.kernel @scheduled(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [N ceildiv 128], shapes = [X = [N], Y = [N]]>,
+    schedule.launch = #schedule.launch<warpgroups = 1>} {
+  %p = tile.program_id 0
+  %t = tile.load %X[%p] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+  tile.store %t, %Y[%p] : tensor<128xf32> -> memref<?xf32>
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{@scheduled has a schedule; persist the plain kernel}}
+    %p = transform.tiletag.persist %k : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
