@@ -30,9 +30,9 @@
 // the number of programs P are symbolic; ragged edges are zero-padded on
 // load and clipped on store.
 //
-// `transform.tiletag.stage_stores buffers(2)` makes this epilogue from a
-// kernel that stores its tiles with tile.store
-// (test/Verification/rings/persistent-gemm-tma-store.test).
+// examples/scripts/gemm_persistent.mlir makes this kernel from the plain
+// GEMM (examples/naive/gemm.mlir); ptxas gives both the same figures
+// (test/Transforms/TransformOps/gemm-persistent-script.test).
 
 tile.kernel @gemm_persistent(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"},
                   %C: memref<?x?xf32> {tile.name = "C"})

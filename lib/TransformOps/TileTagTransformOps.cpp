@@ -1659,6 +1659,42 @@ static void moveToEnd(ArrayRef<Operation *> ops, Block *block) {
     op->moveBefore(block, block->end());
 }
 
+/// The loops of the kernel around a staged loop, outermost first (a
+/// persistent kernel's tile loop): its ring runs on across their
+/// iterations, so the ring and its barriers are created before the
+/// outermost, once. Empty where the loop is not in a loop; a failure (why)
+/// where something other than sequential loops lies between.
+static FailureOr<SmallVector<scf::ForOp>>
+outerLoops(scf::ForOp loop, tile::KernelOp kernel, std::string &why) {
+  SmallVector<scf::ForOp> outer;
+  bool other = false;
+  for (Operation *p = loop->getParentOp(); p != kernel; p = p->getParentOp()) {
+    auto l = llvm::dyn_cast<scf::ForOp>(p);
+    if (!l || l->hasAttr(schedule::ScheduleDialect::kMapAttrName))
+      other = true;
+    else
+      outer.insert(outer.begin(), l);
+  }
+  if (outer.empty())
+    return outer;
+  if (other) {
+    why = "the loop sits in loops and other regions (a branch or a mapped "
+          "loop); a ring that runs on across loop iterations needs "
+          "sequential loops around it only";
+    return failure();
+  }
+  return outer;
+}
+
+/// The number of steps `loop` runs (steps of 1).
+static Value tripCount(OpBuilder &b, Location loc, scf::ForOp loop) {
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
+  if (isConstantIntValue(lb, 0))
+    return ub;
+  return arith::SubIOp::create(b, loc, arith::MaxSIOp::create(b, loc, ub, lb),
+                               lb);
+}
+
 DiagnosedSilenceableFailure tiletag::StageLoadsOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
@@ -1686,6 +1722,11 @@ DiagnosedSilenceableFailure tiletag::StageLoadsOp::applyToOne(
               "CTA has "
            << kSharedBytesPerCta << " (227 KiB on sm_90a)";
 
+  FailureOr<SmallVector<scf::ForOp>> outer = outerLoops(loop, kernel, why);
+  if (failed(outer))
+    return emitSilenceableError() << why;
+  Operation *home = outer->empty() ? loop : outer->front();
+
   MLIRContext *ctx = kernel.getContext();
   Location loc = loop.getLoc();
   rewriter.setInsertionPointToStart(loop.getBody());
@@ -1698,7 +1739,7 @@ DiagnosedSilenceableFailure tiletag::StageLoadsOp::applyToOne(
     llvm::append_range(shape, tileType.getShape());
     auto ringType = MemRefType::get(shape, tileType.getElementType(),
                                     MemRefLayoutAttrInterface(), workgroup);
-    rewriter.setInsertionPoint(loop);
+    rewriter.setInsertionPoint(home);
     Value ring = tile::AllocSharedOp::create(rewriter, load.getLoc(), ringType);
     rewriter.setInsertionPoint(load);
     tile::CopyOp::create(rewriter, load.getLoc(), load.getSource(),
@@ -1761,6 +1802,78 @@ consumersNeeding(ArrayRef<Operation *> ops, int64_t consumers,
   }
   backward();
   return needs;
+}
+
+/// The producer's wait for the consumers' release of step n's slot before
+/// it fills it again: from the second round on, and in every round of a
+/// ring that `later` says has run before. The released phase's parity is
+/// (round - 1) mod 2, written (round + 1) mod 2 where round 0 waits too.
+static void waitForRelease(RewriterBase &rewriter, Location loc, Value n,
+                           Value round, Value stages, Value slot, Value later,
+                           ArrayRef<Value> empties, Value c1, Value c2) {
+  Value reuse = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
+                                      n, stages);
+  if (later)
+    reuse = arith::OrIOp::create(rewriter, loc, reuse, later);
+  auto ifReuse = scf::IfOp::create(rewriter, loc, reuse, false);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(ifReuse.thenBlock()->getTerminator());
+  Value prevRound =
+      later ? arith::AddIOp::create(rewriter, loc, round, c1).getResult()
+            : arith::SubIOp::create(rewriter, loc, round, c1).getResult();
+  Value prevParity = arith::RemUIOp::create(rewriter, loc, prevRound, c2);
+  for (Value empty : empties)
+    schedule::MBarrierWaitOp::create(rewriter, loc, empty, slot, prevParity);
+}
+
+/// After a staged loop inside loops, the steps up to the next multiple of
+/// 2 x stages pass the slots round empty (the producer arrives without a
+/// copy, each consumer releases at once), so that every run of the loop
+/// starts the ring in the same phases: step n of any run is ring step n,
+/// and the parities stay linear in n.
+static void passSlotsRound(RewriterBase &rewriter, Location loc,
+                           scf::ForOp loop, const RingStep &step, Value later,
+                           Value full, ArrayRef<Value> empties,
+                           int64_t producerRegs, int64_t consumerRegs,
+                           llvm::function_ref<std::string(int64_t)> roleName) {
+  Value steps = tripCount(rewriter, loc, loop);
+  Value c1 = indexConstant(rewriter, loc, 1),
+        c2 = indexConstant(rewriter, loc, 2);
+  Value twice = indexConstant(rewriter, loc, 2 * step.stages);
+  Value padded = arith::MulIOp::create(
+      rewriter, loc, arith::CeilDivUIOp::create(rewriter, loc, steps, twice),
+      twice);
+  auto pad = scf::ForOp::create(rewriter, loc, steps, padded, c1);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(pad.getBody()->getTerminator());
+  Value n = pad.getInductionVar();
+  Value cS = indexConstant(rewriter, loc, step.stages);
+  Value slot = arith::RemUIOp::create(rewriter, loc, n, cS);
+  Value round = arith::DivUIOp::create(rewriter, loc, n, cS);
+  Value parity = arith::RemUIOp::create(rewriter, loc, round, c2);
+  auto producer = schedule::RoleOp::create(
+      rewriter, loc, TypeRange{}, "producer", ArrayRef<int64_t>{0},
+      rewriter.getI64IntegerAttr(producerRegs));
+  {
+    OpBuilder::InsertionGuard inner(rewriter);
+    rewriter.setInsertionPointToStart(
+        createBodyBlock(rewriter, producer.getBody()));
+    waitForRelease(rewriter, loc, n, round, cS, slot, later, empties, c1, c2);
+    schedule::MBarrierArriveOp::create(rewriter, loc, full, slot);
+    schedule::YieldOp::create(rewriter, loc, ValueRange{});
+  }
+  for (auto [j, empty] : llvm::enumerate(empties)) {
+    auto consumer =
+        schedule::RoleOp::create(rewriter, loc, TypeRange{}, roleName(j),
+                                 ArrayRef<int64_t>{1 + (int64_t)j},
+                                 rewriter.getI64IntegerAttr(consumerRegs));
+    OpBuilder::InsertionGuard inner(rewriter);
+    rewriter.setInsertionPointToStart(
+        createBodyBlock(rewriter, consumer.getBody()));
+    schedule::MBarrierWaitOp::create(rewriter, loc, full, slot, parity);
+    schedule::MBarrierArriveOp::create(rewriter, loc, empty, slot);
+    schedule::YieldOp::create(rewriter, loc, ValueRange{});
+  }
 }
 
 DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
@@ -1843,10 +1956,14 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
              << "the loop's block returns a value computed after the loop; "
                 "the consumer's epilogue cannot";
 
+  FailureOr<SmallVector<scf::ForOp>> outer = outerLoops(loop, kernel, why);
+  if (failed(outer))
+    return emitSilenceableError() << why;
+
   MLIRContext *ctx = kernel.getContext();
   Location loc = loop.getLoc();
   int64_t stages = step->stages;
-  rewriter.setInsertionPoint(loop);
+  rewriter.setInsertionPoint(outer->empty() ? loop : outer->front());
   auto barrierType = schedule::MBarrierType::get(ctx, stages);
   Value full = schedule::MBarrierInitOp::create(rewriter, loc, barrierType,
                                                 rewriter.getI64IntegerAttr(1));
@@ -1856,6 +1973,20 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
   for (int64_t j = 0; j < consumers; ++j)
     empties.push_back(schedule::MBarrierInitOp::create(
         rewriter, loc, barrierType, rewriter.getI64IntegerAttr(1)));
+
+  // In loops, the ring runs on across their iterations: a slot's first
+  // fill waits for its release too, unless this is the loops' first
+  // iteration (`later` false).
+  Value later;
+  rewriter.setInsertionPoint(loop);
+  for (scf::ForOp l : *outer) {
+    Value notFirst =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                              l.getInductionVar(), l.getLowerBound());
+    later =
+        later ? arith::OrIOp::create(rewriter, loc, later, notFirst).getResult()
+              : notFirst;
+  }
 
   // Step n's round and the parity of its phase.
   rewriter.setInsertionPoint(first);
@@ -1872,18 +2003,8 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(
         createBodyBlock(rewriter, producer.getBody()));
-    Value reuse = arith::CmpIOp::create(rewriter, loc,
-                                        arith::CmpIPredicate::uge, step->n, cS);
-    auto ifReuse = scf::IfOp::create(rewriter, loc, reuse, false);
-    {
-      OpBuilder::InsertionGuard inner(rewriter);
-      rewriter.setInsertionPoint(ifReuse.thenBlock()->getTerminator());
-      Value prevRound = arith::SubIOp::create(rewriter, loc, round, c1);
-      Value prevParity = arith::RemUIOp::create(rewriter, loc, prevRound, c2);
-      for (Value empty : empties)
-        schedule::MBarrierWaitOp::create(rewriter, loc, empty, step->slot,
-                                         prevParity);
-    }
+    waitForRelease(rewriter, loc, step->n, round, cS, step->slot, later,
+                   empties, c1, c2);
     schedule::MBarrierArriveExpectTxOp::create(
         rewriter, loc, full, step->slot, rewriter.getI64IntegerAttr(bytes));
     auto tma = schedule::AsyncOp::create(rewriter, loc, TypeRange{},
@@ -1983,8 +2104,9 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
     for (Operation *op : llvm::reverse(rest))
       rewriter.eraseOp(op);
 
-  // The epilogue runs in the consumers, each storing what it computed.
-  if (!epilogue.empty()) {
+  // The epilogue runs in the consumers, each storing what it computed (in
+  // loops, a consumer releases its last slots there: async_mma).
+  if (!epilogue.empty() || !outer->empty()) {
     for (int64_t j = 0; j < consumers; ++j) {
       rewriter.setInsertionPoint(terminator);
       auto tail = schedule::RoleOp::create(rewriter, loc, TypeRange{},
@@ -2006,6 +2128,11 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
     if (consumers > 1)
       for (Operation *op : llvm::reverse(epilogue))
         rewriter.eraseOp(op);
+  }
+  if (!outer->empty()) {
+    rewriter.setInsertionPoint(terminator);
+    passSlotsRound(rewriter, loc, loop, *step, later, full, empties,
+                   producerRegs, consumerRegs, roleName);
   }
   updateLaunch(kernel, 1 + consumers, std::nullopt);
   return rewritten(kernel, loop, results);
@@ -2073,11 +2200,20 @@ static DiagnosedSilenceableFailure mmaServes(tiletag::AsyncMmaOp self,
   return DiagnosedSilenceableFailure::success();
 }
 
-/// Issues the dots of one consumer role on the matrix unit (see AsyncMmaOp), or with
-/// `dryRun` only says why it cannot.
+/// The slots a consumer still holds when its loop ends: the last `depth`
+/// steps', released on `empty` once their groups retire.
+struct HeldSlots {
+  int64_t depth = 0;
+  Value empty;
+};
+
+/// Issues the dots of one consumer role on the matrix unit (see AsyncMmaOp),
+/// or with `dryRun` only says why it cannot; `held` receives the slots the
+/// consumer holds at the loop's end.
 static DiagnosedSilenceableFailure
 issueOnMatrixUnit(tiletag::AsyncMmaOp self, RewriterBase &rewriter,
-             schedule::RoleOp consumer, bool dryRun) {
+                  schedule::RoleOp consumer, bool dryRun,
+                  HeldSlots *held = nullptr) {
   Block *cb = &consumer.getBody().front();
   auto wait = llvm::dyn_cast<schedule::MBarrierWaitOp>(cb->front());
   std::optional<RingStep> step = wait ? ringStepOf(wait.getIndex())
@@ -2116,6 +2252,8 @@ issueOnMatrixUnit(tiletag::AsyncMmaOp self, RewriterBase &rewriter,
   // slot: release the slot whose group has retired instead.
   if (!inFlight)
     depth = 0;
+  if (held)
+    *held = {depth, release.getBarriers()};
   // The slot of step n - depth: its wgmma group has now retired.
   if (depth > 0) {
     rewriter.setInsertionPoint(release);
@@ -2189,19 +2327,45 @@ DiagnosedSilenceableFailure tiletag::AsyncMmaOp::applyToOne(
                                                         /*dryRun=*/true);
         !diag.succeeded())
       return diag;
+  llvm::StringMap<HeldSlots> held;
   for (schedule::RoleOp consumer : consumers)
-    (void)issueOnMatrixUnit(*this, rewriter, consumer, /*dryRun=*/false);
+    (void)issueOnMatrixUnit(*this, rewriter, consumer, /*dryRun=*/false,
+                            &held[consumer.getName()]);
+  // Inside loops the ring runs on (warp_specialize): the next run's
+  // producer waits for the slots this run's consumers still hold.
+  FailureOr<SmallVector<scf::ForOp>> outer = outerLoops(loop, kernel, why);
+  bool ringRunsOn = succeeded(outer) && !outer->empty();
   // The epilogue waits for every group of its consumer.
+  Location loc = loop.getLoc();
   auto unit = schedule::AsyncUnitAttr::get(kernel.getContext(), getUnit());
-  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
-    if (auto tail = llvm::dyn_cast<schedule::RoleOp>(op);
-        tail && llvm::any_of(consumers, [&](schedule::RoleOp c) {
-          return c.getName() == tail.getName();
-        })) {
-      rewriter.setInsertionPointToStart(&tail.getBody().front());
-      schedule::WaitGroupOp::create(rewriter, loop.getLoc(), unit,
-                                    rewriter.getI64IntegerAttr(0));
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+    auto tail = llvm::dyn_cast<schedule::RoleOp>(op);
+    if (!tail || !held.count(tail.getName()))
+      continue;
+    rewriter.setInsertionPointToStart(&tail.getBody().front());
+    schedule::WaitGroupOp::create(rewriter, loc, unit,
+                                  rewriter.getI64IntegerAttr(0));
+    HeldSlots slots = held.lookup(tail.getName());
+    if (!ringRunsOn)
+      continue;
+    Value steps = tripCount(rewriter, loc, loop);
+    for (int64_t d = slots.depth; d > 0; --d) {
+      Value cD = indexConstant(rewriter, loc, d);
+      Value ran = arith::CmpIOp::create(rewriter, loc,
+                                        arith::CmpIPredicate::uge, steps, cD);
+      auto ifRan = scf::IfOp::create(rewriter, loc, ran, false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(ifRan.thenBlock()->getTerminator());
+      Value last = arith::SubIOp::create(rewriter, loc, steps, cD);
+      Value slot = arith::RemUIOp::create(
+          rewriter, loc, last,
+          indexConstant(
+              rewriter, loc,
+              llvm::cast<schedule::MBarrierType>(slots.empty.getType())
+                  .getSize()));
+      schedule::MBarrierArriveOp::create(rewriter, loc, slots.empty, slot);
     }
+  }
   return rewritten(kernel, loop, results);
 }
 

@@ -437,8 +437,10 @@ def TileTag_StageLoadsOp : TileTag_TransformOp<"stage_loads", [
   let description = [{
     Every `tile.load` directly in the body of the target `scf.for` (step 1)
     becomes a copy into slot `n mod stages` of a shared ring buffer of
-    `stages` slots (`tile.alloc_shared`, allocated before the loop), `n` the
-    iteration's number from the loop's lower bound, followed by a
+    `stages` slots (`tile.alloc_shared`, allocated before the loop, or,
+    where the loop is in loops of the kernel (a persistent kernel's tile
+    loop), before the outermost, once), `n` the iteration's number from the
+    loop's lower bound, followed by a
     `tile.read` of that slot. Padding, offsets and bounds carry over to the
     copy. The kernel's sequential meaning is unchanged: the tags of the data
     read back are those of the last write to the slot, which the tag and
@@ -452,8 +454,9 @@ def TileTag_StageLoadsOp : TileTag_TransformOp<"stage_loads", [
 
     A silenceable failure (payload unchanged) when the target is not an
     `scf.for` in a `tile.kernel`, its step is not 1, it has no `tile.load`,
-    a ring would exceed the shared memory of one CTA (227 KiB on sm_90a), or
-    the kernel has a schedule already. Otherwise the loop is rewritten in
+    a ring would exceed the shared memory of one CTA (227 KiB on sm_90a),
+    the kernel has a schedule already, or the loop is in loops with a
+    branch or a mapped loop between. Otherwise the loop is rewritten in
     place, the kernel's proof stamps dropped, and the result handle points
     to the loop.
   }];
@@ -488,6 +491,18 @@ def TileTag_WarpSpecializeOp : TileTag_TransformOp<"warp_specialize", [
     in the consumer. The kernel gets `schedule.launch` with 2 warpgroups and
     each role its register budget.
 
+    Where the loop is in sequential loops of the kernel (a persistent
+    kernel's tile loop), the ring runs on across their iterations: the
+    barriers are created before the outermost loop; the producer also waits
+    for a slot's release in the first round of every iteration but the
+    loops' first (`later`, with the parity `(n / stages + 1) mod 2`); each
+    consumer gets an epilogue role (where `async_mma` releases its last
+    slots); and after it, the steps from the loop's end up to the next
+    multiple of `2 * stages` pass the slots round empty (the producer
+    arrives on `full` without a copy, each consumer waits and releases), so
+    that every run of the loop starts in the same phases and the parities
+    stay linear in n.
+
     With `consumers = C` above 1 (cooperative consumers), the loop's `n`
     carried values are shared out: consumer j (role `consumer<j>`,
     warpgroup j + 1) carries values [j n/C, (j+1) n/C), runs the ops they
@@ -509,8 +524,9 @@ def TileTag_WarpSpecializeOp : TileTag_TransformOp<"warp_specialize", [
     what `setmaxnreg` accepts (a multiple of 8 in [24, 256]), the budgets
     exceed the register file (producer + C x consumer above 512 registers
     per thread), the loop's carried values do not split evenly among the
-    consumers, or an op (in the loop or the epilogue) combines the values of
-    two consumers.
+    consumers, an op (in the loop or the epilogue) combines the values of
+    two consumers, or the loop is in loops with a branch or a mapped loop
+    between.
     Otherwise the loop is rewritten in place, the proof stamps dropped, and
     the result handle points to the loop.
   }];
@@ -545,7 +561,10 @@ def TileTag_AsyncMmaOp : TileTag_TransformOp<"async_mma", [
     keeps that many groups in flight. A wgmma reads its shared operands until it retires, so the
     release of a ring slot moves to the step where the group that read it
     has retired: step n releases the slot of step n - wait_depth. The
-    epilogue of each consumer first waits for every group (`pending 0`).
+    epilogue of each consumer first waits for every group (`pending 0`);
+    where the ring runs on across the iterations of loops around this one
+    (see `warp_specialize`), it then releases the last wait_depth steps'
+    slots, which the next run's producer waits for.
 
     `unit` is the matrix unit: `wgmma` (the default; Hopper's warpgroup
     MMA, which reads 128-byte swizzled panels: a contracted extent of 64
