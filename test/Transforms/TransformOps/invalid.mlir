@@ -1268,3 +1268,37 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A ring that runs on across the iterations of the loops around its loop
+// needs sequential loops only: here a branch lies between.
+tile.kernel @branch(%X: memref<?xf32> {tile.name = "X"}, %Y: memref<?xf32> {tile.name = "Y"}) grid(1) attributes {
+    tile.launch = #tile.launch<sizes = [N = 256], grid = [1], shapes = [X = [N], Y = [N]]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %odd = arith.remui %i, %c1 : index
+    %even = arith.cmpi eq, %odd, %c0 : index
+    scf.if %even {
+      %zero = arith.constant dense<0.0> : tensor<128xf32>
+      %s = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<128xf32>) {
+        %t = tile.load %X[%k] padding(0.0 : f32) : memref<?xf32> -> tensor<128xf32>
+        %a = arith.addf %acc, %t : tensor<128xf32>
+        scf.yield %a : tensor<128xf32>
+      }
+      tile.store %s, %Y[%i] : tensor<128xf32> -> memref<?xf32>
+    }
+  }
+  tile.return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loops = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    %inner, %outer = transform.split_handle %loops : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{the loop sits in loops and other regions (a branch or a mapped loop); a ring that runs on across loop iterations needs sequential loops around it only}}
+    %s = transform.tiletag.stage_loads %inner stages(2) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
