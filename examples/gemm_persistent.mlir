@@ -30,8 +30,8 @@
 // the number of programs P are symbolic; ragged edges are zero-padded on
 // load and clipped on store.
 //
-// examples/scripts/gemm_persistent.mlir makes this kernel from the plain
-// GEMM (examples/naive/gemm.mlir); ptxas gives both the same figures
+// examples/scripts/gemm_persistent.mlir makes this kernel (tiles in launch
+// order) from examples/naive/gemm.mlir; ptxas gives both the same figures
 // (test/Transforms/TransformOps/gemm-persistent-script.test).
 
 tile.kernel @gemm_persistent(%A: memref<?x?xbf16> {tile.name = "A"}, %B: memref<?x?xbf16> {tile.name = "B"},

@@ -1,6 +1,8 @@
 // The persistent GEMM of examples/gemm_persistent.mlir, made from the plain
 // kernel of examples/naive/gemm.mlir:
-// - persist: P programs (one per SM) loop over the 128x128 tiles of C;
+// - persist: P programs (one per SM) loop over the 128x128 tiles of C, in
+//   the order the plain kernel's programs launch (row blocks fastest; the
+//   hand-written kernel goes row by row);
 // - stage_loads: the K loop's tiles go through 3-slot shared rings, created
 //   once, before the tile loop;
 // - warp_specialize: a TMA producer and a wgmma consumer; inside the tile

@@ -1558,15 +1558,15 @@ tiletag::PersistOp::applyToOne(transform::TransformRewriter &rewriter,
   Value tile = arith::AddIOp::create(
       rewriter, loc, pid,
       arith::MulIOp::create(rewriter, loc, loop.getInductionVar(), programs));
-  // Old program ids, the last dimension fastest.
+  // Old program ids, dimension 0 fastest (the hardware's launch order).
   SmallVector<Value> ids(rank);
   Value rest = tile;
-  for (int64_t d = rank - 1; d > 0; --d) {
+  for (int64_t d = 0; d + 1 < rank; ++d) {
     ids[d] = arith::RemUIOp::create(rewriter, loc, rest, extents[d]);
     rest = arith::DivUIOp::create(rewriter, loc, rest, extents[d]);
   }
   if (rank)
-    ids[0] = rest;
+    ids[rank - 1] = rest;
   Operation *yield = loop.getBody()->getTerminator();
   for (Operation *op : old)
     rewriter.moveOpBefore(op, yield);
@@ -1598,7 +1598,7 @@ tiletag::PersistOp::applyToOne(transform::TransformRewriter &rewriter,
       oldIds.push_back(oldMap ? oldMap.getValue().getResult(d)
                               : getAffineDimExpr(d, ctx));
     AffineExpr t = getAffineConstantExpr(0, ctx);
-    for (int64_t d = 0; d < rank; ++d)
+    for (int64_t d = rank - 1; d >= 0; --d)
       t = t * launch.getGrid()[d] + oldIds[d];
     kernel->setAttr(tag::TagDialect::kProgramMapAttrName,
                     AffineMapAttr::get(AffineMap::get(

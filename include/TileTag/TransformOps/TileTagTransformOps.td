@@ -340,9 +340,10 @@ def TileTag_PersistOp : TileTag_TransformOp<"persist", [
     Turns a plain kernel's grid into a loop (a persistent kernel with a
     static tile scheduler). The kernel gets a new launch size `P` (default
     `programs`, one program per SM: 132 on an H200) and a one-dimensional
-    grid of `P` programs. The old programs become tiles, numbered with the
-    last grid dimension fastest (`t = (p0 * E1 + p1) * E2 + p2` for extents
-    `E`); program `pid` runs tiles `t = pid + i * P` for `i` from 0 while
+    grid of `P` programs. The old programs become tiles, numbered in the
+    order the hardware launched them, grid dimension 0 fastest (`t = p0 +
+    E0 * (p1 + E1 * p2)` for extents `E`), so an order `rasterize` chose
+    carries over; program `pid` runs tiles `t = pid + i * P` for `i` from 0 while
     `t` is below the number of tiles, each with the old body. Inside the
     loop, the old program ids are decoded from `t` and the old grid extents
     are computed from the operands' dimensions (each launch size the grid

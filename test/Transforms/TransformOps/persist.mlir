@@ -1,6 +1,7 @@
 // transform.tiletag.persist on the plain GEMM: P programs loop over the
-// 128x128 tiles of C (tile t = pid + i P, row t floordiv (N ceildiv 128),
-// column t mod (N ceildiv 128)). The result is proved against the contract
+// 128x128 tiles of C in the order the hardware launches the programs (tile
+// t = pid + i P, row t mod (M ceildiv 128), column t floordiv (M ceildiv
+// 128)). The result is proved against the contract
 // for all sizes and every P, matches the oracle with more tiles than
 // programs, fewer, and a P that divides neither, and lowers to PTX that
 // ptxas accepts.
@@ -19,15 +20,15 @@
 // RUN: not tiletag-opt --tiletag-verify %t.floor.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISS
 // MISS: error: the kernel never stores a block of C that the reference's store here stores
 //
-// Tiles decoded to column 0 (t mod t) collide, and the other columns are
-// never stored.
+// Tiles decoded to row 0 (t mod t) collide, and the other rows are never
+// stored.
 // RUN: sed -e 's/arith.remui \(%%[^,]*\), %%[^ ]* : index/arith.remui \1, \1 : index/' %t.mlir > %t.decode.mlir
 // RUN: not diff -q %t.mlir %t.decode.mlir > /dev/null
 // RUN: not tiletag-opt --tiletag-verify %t.decode.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DECODE
 // DECODE-DAG: error: the kernel never stores a block of C that the reference's store here stores
 // DECODE-DAG: error: no other program touches the elements this write accesses (write-write race between programs
 
-// CHECK: #[[PMAP:.*]] = affine_map<(d0, d1)[s0, s1, s2, s3] -> ((d0 * (s1 ceildiv 128) + d1) mod s3, (d0 * (s1 ceildiv 128) + d1) floordiv s3)>
+// CHECK: #[[PMAP:.*]] = affine_map<(d0, d1)[s0, s1, s2, s3] -> ((d1 * (s0 ceildiv 128) + d0) mod s3, (d1 * (s0 ceildiv 128) + d0) floordiv s3)>
 // CHECK-LABEL: tile.kernel @gemm(
 // CHECK-SAME: grid(1)
 // CHECK-SAME: tag.program_map = #[[PMAP]]
@@ -45,8 +46,8 @@
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[MINE]] step
 // CHECK: %[[STEP:.*]] = arith.muli %[[I]], %[[P]]
 // CHECK: %[[T:.*]] = arith.addi %[[PID]], %[[STEP]]
-// CHECK: %[[COL:.*]] = arith.remui %[[T]], %[[NT]]
-// CHECK: %[[ROW:.*]] = arith.divui %[[T]], %[[NT]]
+// CHECK: %[[ROW:.*]] = arith.remui %[[T]], %[[MT]]
+// CHECK: %[[COL:.*]] = arith.divui %[[T]], %[[MT]]
 // CHECK: scf.for
 // CHECK: tile.load %{{.*}}[%[[ROW]], %{{.*}}]
 // CHECK: tile.load %{{.*}}[%{{.*}}, %[[COL]]]
