@@ -1523,8 +1523,8 @@ tiletag::PersistOp::applyToOne(transform::TransformRewriter &rewriter,
            << "'s program map names loop values or launch sizes: it is "
               "persistent already";
 
-  // The prefix: the program's tiles, computed before any rewrite so that a
-  // refusal leaves the kernel as it was.
+  // The prefix: the old grid's extents (undone where one cannot be
+  // computed, leaving the kernel as it was), then the program's tiles.
   Block &body = kernel.getBody().front();
   SmallVector<Operation *> old;
   for (Operation &op : body.without_terminator())

@@ -2,7 +2,8 @@
 // (coarsen), persistent (persist), a 2-slot ring that runs on across tiles
 // for two consumer warpgroups, each with its own empty barriers and its own
 // TMA-store buffer. Proved, matches the oracle, and compiles without spills.
-// REQUIRES: ptxas
+// REQUIRES: ptxas, plain-build
+// (The sanitizer build runs the same rewrites in gemm-persistent-script.test.)
 // RUN: tiletag-opt %examples/naive/gemm.mlir --transform-preload-library="transform-library-paths=%s" --transform-interpreter -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: tiletag-run %t.mlir --check --kernel gemm --size M=300,N=200,K=200,P=3 | FileCheck %s --check-prefix=ORACLE

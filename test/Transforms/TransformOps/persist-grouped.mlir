@@ -3,7 +3,8 @@
 // row c * 8 + a, column j), and the ring runs on across them. Proved for
 // every M, N, K and P, matches the oracle where the row blocks are not a
 // multiple of 8, and lowers to PTX that ptxas accepts without spills.
-// REQUIRES: ptxas
+// REQUIRES: ptxas, plain-build
+// (The sanitizer build runs the same rewrites in gemm-persistent-script.test.)
 // RUN: tiletag-opt %examples/naive/gemm.mlir --transform-preload-library="transform-library-paths=%s" --transform-interpreter -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: tiletag-run %t.mlir --check --kernel gemm --size M=1100,N=300,K=200,P=5 | FileCheck %s --check-prefix=ORACLE
