@@ -1804,6 +1804,16 @@ consumersNeeding(ArrayRef<Operation *> ops, int64_t consumers,
   return needs;
 }
 
+/// A role named `name` on warpgroup `warpgroup` with a register budget,
+/// created at the insertion point; returns its (empty) body block.
+static Block *createRoleBody(RewriterBase &rewriter, Location loc,
+                             StringRef name, int64_t warpgroup, int64_t regs) {
+  auto role = schedule::RoleOp::create(rewriter, loc, TypeRange{}, name,
+                                       ArrayRef<int64_t>{warpgroup},
+                                       rewriter.getI64IntegerAttr(regs));
+  return createBodyBlock(rewriter, role.getBody());
+}
+
 /// The producer's wait for the consumers' release of step n's slot before
 /// it fills it again: from the second round on, and in every round of a
 /// ring that `later` says has run before. The released phase's parity is
@@ -1851,25 +1861,18 @@ static void passSlotsRound(RewriterBase &rewriter, Location loc,
   Value slot = arith::RemUIOp::create(rewriter, loc, n, cS);
   Value round = arith::DivUIOp::create(rewriter, loc, n, cS);
   Value parity = arith::RemUIOp::create(rewriter, loc, round, c2);
-  auto producer = schedule::RoleOp::create(
-      rewriter, loc, TypeRange{}, "producer", ArrayRef<int64_t>{0},
-      rewriter.getI64IntegerAttr(producerRegs));
   {
     OpBuilder::InsertionGuard inner(rewriter);
     rewriter.setInsertionPointToStart(
-        createBodyBlock(rewriter, producer.getBody()));
+        createRoleBody(rewriter, loc, "producer", 0, producerRegs));
     waitForRelease(rewriter, loc, n, round, cS, slot, later, empties, c1, c2);
     schedule::MBarrierArriveOp::create(rewriter, loc, full, slot);
     schedule::YieldOp::create(rewriter, loc, ValueRange{});
   }
   for (auto [j, empty] : llvm::enumerate(empties)) {
-    auto consumer =
-        schedule::RoleOp::create(rewriter, loc, TypeRange{}, roleName(j),
-                                 ArrayRef<int64_t>{1 + (int64_t)j},
-                                 rewriter.getI64IntegerAttr(consumerRegs));
     OpBuilder::InsertionGuard inner(rewriter);
-    rewriter.setInsertionPointToStart(
-        createBodyBlock(rewriter, consumer.getBody()));
+    rewriter.setInsertionPointToStart(createRoleBody(
+        rewriter, loc, roleName(j), 1 + static_cast<int64_t>(j), consumerRegs));
     schedule::MBarrierWaitOp::create(rewriter, loc, full, slot, parity);
     schedule::MBarrierArriveOp::create(rewriter, loc, empty, slot);
     schedule::YieldOp::create(rewriter, loc, ValueRange{});
@@ -1996,13 +1999,12 @@ DiagnosedSilenceableFailure tiletag::WarpSpecializeOp::applyToOne(
   Value parity = arith::RemUIOp::create(rewriter, loc, round, c2);
 
   // Producer: wait for the slot's release, expect the bytes, copy by TMA.
-  auto producer = schedule::RoleOp::create(
-      rewriter, loc, TypeRange{}, "producer", ArrayRef<int64_t>{0},
-      rewriter.getI64IntegerAttr(producerRegs));
+  Block *producerBody =
+      createRoleBody(rewriter, loc, "producer", 0, producerRegs);
+  Operation *producer = producerBody->getParentOp();
   {
     OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(
-        createBodyBlock(rewriter, producer.getBody()));
+    rewriter.setInsertionPointToStart(producerBody);
     waitForRelease(rewriter, loc, step->n, round, cS, step->slot, later,
                    empties, c1, c2);
     schedule::MBarrierArriveExpectTxOp::create(
