@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 # Scripts that apply to another script's plain kernel.
-PLAIN = {"gemm_wide": "gemm", "gemm_tma_store": "gemm"}
+PLAIN = {"gemm_wide": "gemm", "gemm_tma_store": "gemm", "gemm_persistent": "gemm"}
 
 
 def main():
