@@ -28,6 +28,20 @@
 // DECODE-DAG: error: the kernel never stores a block of C that the reference's store here stores
 // DECODE-DAG: error: no other program touches the elements this write accesses (write-write race between programs
 
+// The whole pipeline of examples/scripts/gemm_persistent.mlir (the script
+// ends with transform.tiletag.verify): the ring's pad steps follow each
+// tile's epilogue (gemm-persistent-script.test checks the rest).
+// RUN: tiletag-opt %examples/naive/gemm.mlir --transform-preload-library="transform-library-paths=%examples/scripts/gemm_persistent.mlir" --transform-interpreter -o - | FileCheck %s --check-prefix=PIPE
+// PIPE-LABEL: tile.kernel @gemm(
+// PIPE-SAME: schedule.verified = "
+// PIPE: schedule.wait_group wgmma pending 0
+// PIPE: schedule.mbarrier.arrive
+// PIPE: schedule.wait_group tma pending 1
+// PIPE: scf.for
+// PIPE: schedule.role "producer"
+// PIPE: schedule.mbarrier.arrive
+// PIPE: schedule.role "consumer"
+
 // CHECK: #[[PMAP:.*]] = affine_map<(d0, d1)[s0, s1, s2, s3] -> ((d1 * (s0 ceildiv 128) + d0) mod s3, (d1 * (s0 ceildiv 128) + d0) floordiv s3)>
 // CHECK-LABEL: tile.kernel @gemm(
 // CHECK-SAME: grid(1)
